@@ -1,0 +1,174 @@
+import type { EntityModel, EntityModelMap, FieldModel } from '../../model/entity-model.ts';
+import { buildInputSchema, type JsonSchema } from '../json-schema.ts';
+import { constModule, GENERATED_HEADER, json, type EmittedFiles } from '../emitted-files.ts';
+import { emitTypes } from './emit-types.ts';
+
+const OUT = 'src/generated';
+const MENU_GROUPS = ['home', 'bot', 'knowledge', 'chat', 'admin'] as const;
+
+/** The client model: the entity model without its storage details, which are the server's business. */
+function clientModel(model: EntityModel): Omit<EntityModel, 'storage'> {
+  const { storage: _storage, ...rest } = model;
+  return rest;
+}
+
+function emitEntities(models: EntityModelMap): string {
+  const value = Object.fromEntries(Object.values(models).map((m) => [m.name, clientModel(m)]));
+  return constModule(
+    "import type { ClientEntityModel } from '../../runtime/model/client-entity-model.ts';\nimport type { EntityName } from './types.ts';\n",
+    'entities',
+    'Record<EntityName, ClientEntityModel>',
+    value,
+  );
+}
+
+function emitProviders(models: EntityModelMap): string {
+  const generic = Object.values(models).filter((m) => m.api.provider === 'generic');
+  const types = generic.flatMap((m) => [m.typeName, m.inputTypeName]).join(', ');
+  return `${GENERATED_HEADER}import type { Transport } from '../../runtime/transport/transport.ts';
+import { EntityProvider } from '../../runtime/providers/entity-provider.ts';
+import { entities } from './entities.ts';
+import type { ${types} } from './types.ts';
+
+/** One typed provider per entity with the generic API, all over the given transport. */
+export function createProviders(transport: Transport) {
+  return {
+${generic.map((m) => `    ${m.name}: new EntityProvider<${m.typeName}, ${m.inputTypeName}>(transport, entities.${m.name}),`).join('\n')}
+  };
+}
+
+export type Providers = ReturnType<typeof createProviders>;
+export type GenericEntityName = keyof Providers;
+`;
+}
+
+function emitRoutes(models: EntityModelMap): string {
+  const routes = Object.values(models)
+    .filter((m) => m.route)
+    .map((m) => ({ path: m.route!.path, entity: m.name, permission: m.route!.permission, layout: m.route!.layout }))
+    .sort((a, b) => a.path.localeCompare(b.path));
+  return constModule(
+    "import type { EntityName } from './types.ts';\n\nexport interface GeneratedRoute {\n  path: string;\n  entity: EntityName;\n  permission: string;\n  layout: 'default' | 'chat';\n}\n",
+    'generatedRoutes',
+    'GeneratedRoute[]',
+    routes,
+  );
+}
+
+function emitMenu(models: EntityModelMap): string {
+  const groups = MENU_GROUPS.map((group) => ({
+    group,
+    label: `menu.group.${group}`,
+    items: Object.values(models)
+      .filter((m) => m.menu?.group === group)
+      .sort((a, b) => a.menu!.order - b.menu!.order || a.name.localeCompare(b.name))
+      .map((m) => ({ entity: m.name, label: m.menu!.label, icon: m.menu!.icon, path: m.route!.path, permission: m.menu!.permission })),
+  })).filter((g) => g.items.length > 0);
+  return constModule(
+    "import type { EntityName } from './types.ts';\n\nexport interface MenuItem {\n  entity: EntityName;\n  label: string;\n  icon: string;\n  path: string;\n  permission: string;\n}\n\nexport interface MenuGroup {\n  group: 'home' | 'bot' | 'knowledge' | 'chat' | 'admin';\n  label: string;\n  items: MenuItem[];\n}\n",
+    'menuGroups',
+    'MenuGroup[]',
+    groups,
+  );
+}
+
+function emitPermissions(models: EntityModelMap): string {
+  const all = [...new Set(Object.values(models).flatMap((m) => m.permissions.all))];
+  return `${GENERATED_HEADER}
+/** Every permission the manifests define, grouped by entity in manifest order. */
+export const permissions = ${JSON.stringify(all, null, 2)} as const;
+
+export type Permission = (typeof permissions)[number];
+`;
+}
+
+function uiOptions(field: FieldModel): Record<string, unknown> {
+  const options: Record<string, unknown> = { fieldType: field.type };
+  if (field.type === 'longString') options.rows = field.form.rows;
+  if (field.ref) options.ref = field.ref;
+  if (field.form.accept) options.accept = field.form.accept;
+  if (field.form.placeholder) options.placeholder = field.form.placeholder;
+  if (field.form.minDate) options.minDate = field.form.minDate;
+  if (field.form.maxDate) options.maxDate = field.form.maxDate;
+  if (field.tab) options.tab = field.tab;
+  if (field.menu) options.menu = field.menu;
+  if (field.permission) options.permission = field.permission;
+  if (field.visibleWhen) options.visibleWhen = field.visibleWhen;
+  if (field.persistentHint) options.persistentHint = true;
+  if (field.column.formatter) options.formatter = field.column.formatter;
+  if (field.type === 'array.object' || field.type.startsWith('array.')) options.orderable = false;
+  return options;
+}
+
+const WIDGETS: Partial<Record<FieldModel['type'], string>> = {
+  longString: 'textarea',
+  password: 'password',
+  enum: 'select',
+  boolean: 'checkbox',
+  date: 'date',
+  ref: 'ref',
+  'array.ref': 'refMulti',
+  'array.enum': 'multiSelect',
+  file: 'file',
+  fullFile: 'fullFile',
+};
+
+function uiField(field: FieldModel): JsonSchema {
+  const ui: JsonSchema = {};
+  if (field.form.hidden) ui['ui:widget'] = 'hidden';
+  else if (WIDGETS[field.type]) ui['ui:widget'] = WIDGETS[field.type];
+  if (field.readonly) ui['ui:readonly'] = true;
+  if (field.hint) ui['ui:help'] = field.hint;
+  ui['ui:options'] = uiOptions(field);
+  if (field.objectFields) {
+    const nested: JsonSchema = { 'ui:order': [...field.objectFields.map((f) => f.name), '*'] };
+    for (const sub of field.objectFields) nested[sub.name] = uiField(sub);
+    if (field.type === 'array.object') ui.items = nested;
+    else Object.assign(ui, nested);
+  }
+  return ui;
+}
+
+function uiSchema(model: EntityModel): JsonSchema {
+  const ui: JsonSchema = {
+    'ui:order': [...model.fields.map((f) => f.name), '*'],
+    'ui:options': { tabs: model.tabs, menus: model.menus },
+  };
+  for (const field of model.fields) ui[field.name] = uiField(field);
+  return ui;
+}
+
+function emitFormLoaders(models: EntityModelMap): string {
+  const entries = Object.values(models).map(
+    (m) => `  ${m.name}: async () => ({
+    schema: (await import('./schemas/${m.name}.schema.json')).default as JsonSchema,
+    uiSchema: (await import('./schemas/${m.name}.ui.json')).default as UiSchema,
+  }),`,
+  );
+  return `${GENERATED_HEADER}import type { EntityName } from './types.ts';
+
+export type JsonSchema = Record<string, unknown>;
+export type UiSchema = Record<string, unknown>;
+
+/** Form JSON Schema + UI schema per entity, loaded on demand so each CRUD route ships only its own. */
+export const formLoaders: Record<EntityName, () => Promise<{ schema: JsonSchema; uiSchema: UiSchema }>> = {
+${entries.join('\n')}
+};
+`;
+}
+
+export function emitClient(models: EntityModelMap, enums: Record<string, string[]>): EmittedFiles {
+  const files: EmittedFiles = new Map();
+  files.set(`${OUT}/types.ts`, emitTypes(models, enums));
+  files.set(`${OUT}/entities.ts`, emitEntities(models));
+  files.set(`${OUT}/providers.ts`, emitProviders(models));
+  files.set(`${OUT}/routes.ts`, emitRoutes(models));
+  files.set(`${OUT}/menu.ts`, emitMenu(models));
+  files.set(`${OUT}/permissions.ts`, emitPermissions(models));
+  files.set(`${OUT}/forms.ts`, emitFormLoaders(models));
+  for (const model of Object.values(models)) {
+    files.set(`${OUT}/schemas/${model.name}.schema.json`, json(buildInputSchema(model, 'form')));
+    files.set(`${OUT}/schemas/${model.name}.ui.json`, json(uiSchema(model)));
+  }
+  return files;
+}

@@ -1,0 +1,241 @@
+import type {
+  ColumnModel, ColumnType, Condition, EntityModel, EntityModelMap, FieldModel, FieldType, IndexModel,
+  RuleName, SectionModel, StorageModel, ValidationModel,
+} from './entity-model.ts';
+import type { LoadedManifest, Manifest, ManifestCondition, ManifestField, ManifestSection, SharedEnums } from './manifest.ts';
+
+const DEFAULT_MESSAGES: Record<RuleName, string> = {
+  required: 'validation.required',
+  unique: 'validation.unique',
+  pattern: 'validation.pattern',
+  minLength: 'validation.minLength',
+  maxLength: 'validation.maxLength',
+  min: 'validation.min',
+  max: 'validation.max',
+  integer: 'validation.integer',
+  format: 'validation.invalidValue',
+  enum: 'validation.invalidValue',
+  minItems: 'validation.minItems',
+  maxItems: 'validation.maxItems',
+};
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  email: 'validation.invalidEmail',
+  ipv4: 'validation.invalidIpv4',
+  ipv6: 'validation.invalidIpv6',
+  uri: 'validation.invalidUri',
+};
+
+const SCALAR_COLUMN: Record<FieldType, ColumnType> = {
+  string: 'text', longString: 'text', password: 'text', enum: 'text', file: 'text', date: 'timestamp', ref: 'text',
+  number: 'real', boolean: 'boolean',
+  fullFile: 'json', object: 'json',
+  'array.string': 'json', 'array.enum': 'json', 'array.number': 'json', 'array.ref': 'json', 'array.object': 'json',
+};
+
+const DEFAULT_FORMATS = ['CSV', 'JSON'] as const;
+const TABLE_COLUMN_TYPES = new Set<FieldType>([
+  'string', 'enum', 'number', 'boolean', 'date', 'ref', 'array.string', 'array.enum', 'array.number', 'array.ref',
+]);
+
+/** Builds the normalised model of every manifest. Assumes the manifests passed validation. */
+export function buildModels(manifests: LoadedManifest[], enums: SharedEnums): EntityModelMap {
+  const raw = new Map(manifests.map(({ manifest }) => [manifest.name, manifest]));
+  const models: EntityModelMap = {};
+  for (const { manifest } of [...manifests].sort((a, b) => a.manifest.name.localeCompare(b.manifest.name))) {
+    models[manifest.name] = buildModel(manifest, raw, enums);
+  }
+  return models;
+}
+
+function buildModel(m: Manifest, all: Map<string, Manifest>, enums: SharedEnums): EntityModel {
+  const fields = m.fields.map((field) => buildField(field, all, enums));
+  const p = m.permissions ?? {};
+  const permission = (action: 'manage' | 'view' | 'create' | 'update' | 'delete') => p[action] ?? `${m.name}:${action}`;
+  const permissions = {
+    manage: permission('manage'),
+    view: permission('view'),
+    viewOwn: p.viewOwn ?? null,
+    create: permission('create'),
+    createOwn: p.createOwn ?? null,
+    update: permission('update'),
+    delete: permission('delete'),
+    extra: p.extra ?? [],
+    all: [] as string[],
+  };
+  permissions.all = unique([
+    permissions.view, permissions.viewOwn, permissions.create, permissions.createOwn,
+    permissions.update, permissions.delete, permissions.manage, ...permissions.extra,
+  ].filter((x): x is string => x !== null));
+  const flag = (name: keyof NonNullable<Manifest['flags']>) => m.flags?.[name] ?? true;
+  const routePermission = m.route?.permission ?? permissions.manage;
+  const readable = fields.filter((field) => !field.secret);
+  const scope = { tenant: m.scope?.tenant ?? false, owner: m.scope?.owner ?? null };
+  const exportable = flag('exportable');
+  const importable = flag('importable');
+
+  return {
+    name: m.name,
+    typeName: m.typeName,
+    inputTypeName: `${m.typeName}Input`,
+    label: m.label,
+    labelPlural: m.labelPlural ?? m.label,
+    api: { basePath: m.api.basePath, provider: m.api.provider ?? 'generic' },
+    route: m.route ? { path: m.route.path, layout: m.route.layout ?? 'default', permission: routePermission } : null,
+    menu: m.menu
+      ? {
+        group: m.menu.group, icon: m.menu.icon, order: m.menu.order ?? 0,
+        label: m.menu.label ?? m.labelPlural ?? m.label, permission: m.menu.permission ?? routePermission,
+      }
+      : null,
+    displayField: m.displayField ?? 'name',
+    scope,
+    permissions,
+    flags: {
+      creatable: flag('creatable'), editable: flag('editable'), deletable: flag('deletable'),
+      viewable: flag('viewable'), exportable, importable,
+    },
+    export: {
+      formats: exportable ? [...(m.export?.formats ?? DEFAULT_FORMATS)] : [],
+      headers: m.export?.headers ?? ['_id', ...readable.map((field) => field.name), 'createdAt', 'updatedAt'],
+    },
+    import: { formats: importable ? [...(m.import?.formats ?? DEFAULT_FORMATS)] : [] },
+    dialog: { fullscreen: m.dialog?.fullscreen ?? false, maxWidth: m.dialog?.maxWidth ?? null, zIndex: m.dialog?.zIndex ?? 2000 },
+    table: {
+      columns: m.table?.columns ?? readable.filter((f) => TABLE_COLUMN_TYPES.has(f.type) && !f.column.hidden).map((f) => f.name),
+      actionColumnWidth: m.table?.actionColumnWidth ?? 190,
+      defaultSort: { field: m.table?.defaultSort?.field ?? 'createdAt', order: m.table?.defaultSort?.order ?? 'asc' },
+    },
+    rowActions: (m.rowActions ?? []).map((a) => ({ name: a.name, label: a.label, icon: a.icon, permission: a.permission ?? null })),
+    tabs: (m.tabs ?? []).map(buildSection),
+    menus: (m.menus ?? []).map(buildSection),
+    filters: (m.filters ?? []).map((f) => ({
+      field: f.field,
+      operator: f.operator,
+      label: f.label ?? fields.find((field) => field.name === f.field)?.label ?? `common.${f.field}`,
+      permission: f.permission ?? null,
+    })),
+    fields,
+    searchFields: readable.filter((f) => f.searchable).map((f) => f.name),
+    sortFields: unique(['_id', 'createdAt', 'updatedAt', ...readable.filter((f) => f.sortable).map((f) => f.name)]),
+    filterFields: unique([
+      '_id', 'createdAt', 'updatedAt',
+      ...readable.filter((f) => f.filterable).map((f) => f.name),
+      ...(m.filters ?? []).map((f) => f.field),
+    ]),
+    storage: buildStorage(m, fields, scope),
+  };
+}
+
+function buildSection(section: ManifestSection): SectionModel {
+  return {
+    name: section.name,
+    label: section.label,
+    permission: section.permission ?? null,
+    visibleWhen: buildCondition(section.visibleWhen),
+  };
+}
+
+function buildCondition(condition: ManifestCondition | undefined): Condition | null {
+  if (!condition) return null;
+  return { field: condition.field, in: condition.in ?? null, notIn: condition.notIn ?? null };
+}
+
+function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedEnums): FieldModel {
+  const v = f.validation ?? {};
+  const messages = { ...DEFAULT_MESSAGES } as Record<RuleName, string>;
+  if (v.format) messages.format = FORMAT_MESSAGES[v.format];
+  Object.assign(messages, v.messages ?? {});
+  const validation: ValidationModel = {
+    required: v.required ?? false,
+    requiredOnCreate: v.requiredOnCreate ?? false,
+    unique: v.unique ?? false,
+    pattern: v.pattern ?? null,
+    minLength: v.minLength ?? null,
+    maxLength: v.maxLength ?? null,
+    min: v.min ?? null,
+    max: v.max ?? null,
+    integer: v.integer ?? false,
+    format: v.format ?? null,
+    minItems: v.minItems ?? null,
+    maxItems: v.maxItems ?? null,
+    messages,
+  };
+  const target = f.ref ? all.get(f.ref.entity) : undefined;
+  return {
+    name: f.name,
+    type: f.type,
+    label: f.label,
+    hint: f.hint ?? null,
+    persistentHint: f.persistentHint ?? false,
+    default: f.default ?? defaultFor(f),
+    readonly: f.readonly ?? false,
+    secret: f.secret ?? false,
+    permission: f.permission ?? null,
+    tab: f.tab ?? null,
+    menu: f.menu ?? null,
+    visibleWhen: buildCondition(f.visibleWhen),
+    values: f.values ?? (f.enum ? enums[f.enum] ?? null : null),
+    enumName: f.enum ?? null,
+    ref: f.ref
+      ? {
+        entity: f.ref.entity,
+        display: f.ref.display ?? target?.displayField ?? 'name',
+        populate: f.ref.populate ?? [],
+        clearable: f.ref.clearable ?? true,
+      }
+      : null,
+    objectFields: f.objectFields ? f.objectFields.map((sub) => buildField(sub, all, enums)) : null,
+    validation,
+    searchable: f.searchable ?? false,
+    sortable: f.sortable ?? false,
+    filterable: f.filterable ?? false,
+    indexed: f.indexed ?? false,
+    column: {
+      width: f.column?.width ?? null,
+      hidden: f.column?.hidden ?? false,
+      formatter: f.column?.formatter ?? (f.type === 'boolean' ? 'badge' : null),
+      decimals: f.column?.decimals ?? null,
+    },
+    form: {
+      hidden: f.form?.hidden ?? false,
+      rows: f.form?.rows ?? 5,
+      placeholder: f.form?.placeholder ?? null,
+      accept: f.form?.accept ?? null,
+      minDate: f.form?.minDate ?? null,
+      maxDate: f.form?.maxDate ?? null,
+    },
+    json: f.storage === 'json',
+  };
+}
+
+/** Lists start empty rather than null so forms and clients never special-case absence. */
+function defaultFor(f: ManifestField): unknown {
+  return f.type.startsWith('array.') ? [] : null;
+}
+
+function buildStorage(m: Manifest, fields: FieldModel[], scope: EntityModel['scope']): StorageModel {
+  const columns: ColumnModel[] = [{ name: '_id', type: 'text', nullable: false, primaryKey: true }];
+  for (const field of fields) {
+    const type: ColumnType = field.json ? 'json' : field.type === 'number' && field.validation.integer ? 'integer' : SCALAR_COLUMN[field.type];
+    columns.push({ name: field.name, type, nullable: true, primaryKey: false });
+  }
+  const declaredTenant = fields.some((field) => field.name === 'tenant');
+  const tenantColumn = scope.tenant ? 'tenant' : null;
+  if (scope.tenant && !declaredTenant) columns.push({ name: 'tenant', type: 'text', nullable: true, primaryKey: false });
+  columns.push({ name: 'createdAt', type: 'timestamp', nullable: false, primaryKey: false });
+  columns.push({ name: 'updatedAt', type: 'timestamp', nullable: false, primaryKey: false });
+
+  const indexed = new Set<string>(['createdAt']);
+  if (tenantColumn) indexed.add(tenantColumn);
+  for (const field of fields) {
+    const scalar = SCALAR_COLUMN[field.type] !== 'json' && !field.json;
+    if (scalar && (field.indexed || field.sortable || field.filterable || field.validation.unique)) indexed.add(field.name);
+  }
+  const indexes: IndexModel[] = [...indexed].map((column) => ({ name: `idx_${m.dbTable}_${column}`, columns: [column] }));
+  return { table: m.dbTable, columns, indexes, tenantColumn };
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}

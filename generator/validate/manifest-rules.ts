@@ -1,0 +1,519 @@
+import type { ManifestIssue } from './manifest-issue.ts';
+import { toJsonPath } from './json-path.ts';
+import { visitFields, type PathSegments, type RuleContext } from './rule-context.ts';
+import type { LoadedManifest, Manifest, ManifestCondition, ManifestField } from '../model/manifest.ts';
+import { SYSTEM_FIELDS } from '../model/entity-model.ts';
+
+// Each rule checks one thing across the schema-valid manifests and returns every problem it sees.
+// The registry is an explicit object literal so a test can run, and name, each rule alone.
+export type ManifestRule = (context: RuleContext) => ManifestIssue[];
+
+const SCALAR_TYPES = new Set(['string', 'longString', 'enum', 'number', 'boolean', 'date']);
+const STRING_TYPES = new Set(['string', 'longString', 'password', 'file', 'array.string']);
+const NUMBER_TYPES = new Set(['number', 'array.number']);
+const LIST_TYPES = new Set(['array.string', 'array.enum', 'array.number', 'array.ref', 'array.object']);
+
+function issue(file: string, segments: PathSegments, rest: Omit<ManifestIssue, 'file' | 'path'>): ManifestIssue {
+  return { file, path: toJsonPath(segments), ...rest };
+}
+
+function topFieldNames(manifest: Manifest): string[] {
+  return manifest.fields.map((field) => field.name);
+}
+
+function knownColumnNames(manifest: Manifest): string[] {
+  return [...topFieldNames(manifest), ...SYSTEM_FIELDS];
+}
+
+function list(values: Iterable<string>): string {
+  return [...values].join(', ');
+}
+
+/** name, typeName, dbTable, api.basePath and route.path are each unique across manifests. */
+const uniqueEntityIdentity: ManifestRule = ({ manifests }) => {
+  const issues: ManifestIssue[] = [];
+  const keys: [string, (m: Manifest) => string | undefined][] = [
+    ['name', (m) => m.name],
+    ['typeName', (m) => m.typeName],
+    ['dbTable', (m) => m.dbTable],
+    ['api.basePath', (m) => m.api.basePath],
+    ['route.path', (m) => m.route?.path],
+  ];
+  for (const [path, read] of keys) {
+    const seen = new Map<string, string>();
+    for (const { file, manifest } of manifests) {
+      const value = read(manifest);
+      if (value === undefined) continue;
+      const first = seen.get(value);
+      if (first) {
+        issues.push(issue(file, path.split('.'), {
+          message: `"${value}" is already used by ${first}`,
+          found: value,
+          expected: `a ${path} no other manifest uses`,
+          fix: `rename it in one of ${first} and ${file}`,
+        }));
+      } else seen.set(value, file);
+    }
+  }
+  return issues;
+};
+
+/** manifests/botTrace.json holds the entity named bottrace: the file is named for what it defines. */
+const fileNamedForEntity: ManifestRule = ({ manifests }) =>
+  manifests.flatMap(({ file, manifest }) => {
+    const base = file.replace(/^.*\//, '').replace(/\.json$/, '');
+    return base.toLowerCase() === manifest.name.toLowerCase()
+      ? []
+      : [issue(file, ['name'], {
+        message: 'the entity name does not match the file name',
+        found: manifest.name,
+        expected: `"${base}" (any letter case), as the file is ${file}`,
+        fix: `rename the file to manifests/${manifest.name}.json or the entity to "${base}"`,
+      })];
+  });
+
+/** No two fields in one list share a name, and none takes a system field's name. */
+const uniqueFieldNames: ManifestRule = ({ manifests }) => {
+  const issues: ManifestIssue[] = [];
+  for (const { file, manifest } of manifests) {
+    const lists: { fields: ManifestField[]; segments: PathSegments }[] = [{ fields: manifest.fields, segments: ['fields'] }];
+    for (const visit of visitFields(manifest.fields)) {
+      if (visit.field.objectFields) lists.push({ fields: visit.field.objectFields, segments: [...visit.segments, 'objectFields'] });
+    }
+    for (const { fields, segments } of lists) {
+      const seen = new Map<string, number>();
+      fields.forEach((field, index) => {
+        const previous = seen.get(field.name);
+        if (previous !== undefined) {
+          issues.push(issue(file, [...segments, index, 'name'], {
+            message: `field name "${field.name}" is already used by ${toJsonPath([...segments, previous])}`,
+            found: field.name,
+            expected: 'a name unique within its list',
+            fix: 'rename or remove one of the two fields',
+          }));
+        } else seen.set(field.name, index);
+        if (segments.length === 1 && (SYSTEM_FIELDS as readonly string[]).includes(field.name)) {
+          issues.push(issue(file, [...segments, index, 'name'], {
+            message: `"${field.name}" is a system field every record already has`,
+            found: field.name,
+            fix: 'remove the field; _id, createdAt and updatedAt are implicit',
+          }));
+        }
+      });
+    }
+  }
+  return issues;
+};
+
+/** Every ref names an existing entity, and its display and populate fields exist there. */
+const refsResolve: ManifestRule = ({ manifests, byName }) => {
+  const issues: ManifestIssue[] = [];
+  for (const { file, manifest } of manifests) {
+    for (const { field, segments } of visitFields(manifest.fields)) {
+      if (!field.ref) continue;
+      if (field.type !== 'ref' && field.type !== 'array.ref') {
+        issues.push(issue(file, [...segments, 'ref'], {
+          message: `"ref" only applies to ref and array.ref fields, this one is ${field.type}`,
+          fix: 'remove "ref" or change the type',
+        }));
+        continue;
+      }
+      const target = byName.get(field.ref.entity);
+      if (!target) {
+        issues.push(issue(file, [...segments, 'ref', 'entity'], {
+          message: `no entity is named "${field.ref.entity}"`,
+          found: field.ref.entity,
+          expected: `one of: ${list([...byName.keys()].sort())}`,
+          fix: 'correct the entity name or add its manifest',
+        }));
+        continue;
+      }
+      const targetFields = knownColumnNames(target.manifest);
+      const wanted: [string, PathSegments][] = [];
+      if (field.ref.display) wanted.push([field.ref.display, [...segments, 'ref', 'display']]);
+      (field.ref.populate ?? []).forEach((name, index) => wanted.push([name, [...segments, 'ref', 'populate', index]]));
+      for (const [name, path] of wanted) {
+        if (targetFields.includes(name)) continue;
+        issues.push(issue(file, path, {
+          message: `entity "${field.ref.entity}" has no field "${name}"`,
+          found: name,
+          expected: `a field of ${target.file}: ${list(targetFields)}`,
+        }));
+      }
+      const secret = target.manifest.fields.find((f) => f.secret && wanted.some(([name]) => name === f.name));
+      if (secret) {
+        issues.push(issue(file, [...segments, 'ref'], {
+          message: `"${secret.name}" of "${field.ref.entity}" is secret and cannot be shown through a ref`,
+          fix: `pick another field of ${target.file}`,
+        }));
+      }
+    }
+  }
+  return issues;
+};
+
+/** A field's tab or menu is declared in the manifest's tabs or menus. */
+const sectionsExist: ManifestRule = ({ manifests }) => {
+  const issues: ManifestIssue[] = [];
+  for (const { file, manifest } of manifests) {
+    for (const kind of ['tab', 'menu'] as const) {
+      const sections = (kind === 'tab' ? manifest.tabs : manifest.menus) ?? [];
+      const names = sections.map((section) => section.name);
+      manifest.fields.forEach((field, index) => {
+        const value = field[kind];
+        if (value === undefined || names.includes(value)) return;
+        issues.push(issue(file, ['fields', index, kind], {
+          message: `${kind} "${value}" is not declared`,
+          found: value,
+          expected: names.length ? `one of: ${list(names)}` : `a ${kind} declared in "${kind}s"`,
+          fix: `add { "name": "${value}", "label": "..." } to "${kind}s" or correct the name`,
+        }));
+      });
+    }
+    for (const visit of visitFields(manifest.fields)) {
+      if (visit.depth > 0 && (visit.field.tab || visit.field.menu)) {
+        issues.push(issue(file, [...visit.segments, visit.field.tab ? 'tab' : 'menu'], {
+          message: 'sub-fields of objects are laid out with their parent and take no tab or menu',
+          fix: 'move the tab or menu to the parent field',
+        }));
+      }
+    }
+  }
+  return issues;
+};
+
+function collectI18nKeys(manifest: Manifest): { key: string; segments: PathSegments }[] {
+  const keys: { key: string; segments: PathSegments }[] = [];
+  const add = (key: string | undefined, segments: PathSegments) => { if (key) keys.push({ key, segments }); };
+  add(manifest.label, ['label']);
+  add(manifest.labelPlural, ['labelPlural']);
+  add(manifest.menu?.label, ['menu', 'label']);
+  manifest.tabs?.forEach((tab, index) => add(tab.label, ['tabs', index, 'label']));
+  manifest.menus?.forEach((menu, index) => add(menu.label, ['menus', index, 'label']));
+  manifest.rowActions?.forEach((action, index) => add(action.label, ['rowActions', index, 'label']));
+  manifest.filters?.forEach((filter, index) => add(filter.label, ['filters', index, 'label']));
+  for (const { field, segments } of visitFields(manifest.fields)) {
+    add(field.label, [...segments, 'label']);
+    add(field.hint, [...segments, 'hint']);
+    add(field.form?.placeholder, [...segments, 'form', 'placeholder']);
+    for (const [rule, key] of Object.entries(field.validation?.messages ?? {})) add(key, [...segments, 'validation', 'messages', rule]);
+  }
+  return keys;
+}
+
+/** Every label, hint and message key a manifest uses exists in every locale file. */
+const i18nKeysExist: ManifestRule = ({ manifests, locales }) => {
+  const issues: ManifestIssue[] = [];
+  for (const { file, manifest } of manifests) {
+    for (const { key, segments } of collectI18nKeys(manifest)) {
+      const missing = Object.values(locales).filter((locale) => !locale.keys.has(key)).map((locale) => locale.file);
+      if (missing.length === 0) continue;
+      issues.push(issue(file, segments, {
+        message: `locale key "${key}" is missing from ${missing.join(' and ')}`,
+        found: key,
+        fix: `add "${key}" to ${missing.join(' and ')} (nested: ${key.split('.').join(' > ')})`,
+      }));
+    }
+  }
+  return issues;
+};
+
+/** Both locale files hold the same keys, so no text silently falls back. */
+const localesAgree: ManifestRule = ({ locales }) => {
+  const entries = Object.values(locales);
+  const issues: ManifestIssue[] = [];
+  for (const locale of entries) {
+    for (const other of entries) {
+      if (other === locale) continue;
+      const missing = [...other.keys].filter((key) => !locale.keys.has(key)).sort();
+      if (missing.length === 0) continue;
+      issues.push({
+        file: locale.file,
+        path: '',
+        message: `${missing.length} key(s) present in ${other.file} are missing: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ', ...' : ''}`,
+        fix: `add the translations to ${locale.file}`,
+      });
+    }
+  }
+  return issues;
+};
+
+/** Filters, columns, export headers, default sort and the display field name real fields. */
+const listedFieldsExist: ManifestRule = ({ manifests }) => {
+  const issues: ManifestIssue[] = [];
+  for (const { file, manifest } of manifests) {
+    const known = knownColumnNames(manifest);
+    const check = (name: string, segments: PathSegments, what: string) => {
+      if (known.includes(name)) return;
+      issues.push(issue(file, segments, {
+        message: `${what} names an unknown field "${name}"`,
+        found: name,
+        expected: `one of: ${list(known)}`,
+      }));
+    };
+    manifest.filters?.forEach((filter, index) => check(filter.field, ['filters', index, 'field'], 'the filter'));
+    manifest.table?.columns?.forEach((name, index) => check(name, ['table', 'columns', index], 'the column'));
+    manifest.export?.headers?.forEach((name, index) => check(name, ['export', 'headers', index], 'the export header'));
+    if (manifest.table?.defaultSort) check(manifest.table.defaultSort.field, ['table', 'defaultSort', 'field'], 'the default sort');
+    const secret = new Set(manifest.fields.filter((field) => field.secret).map((field) => field.name));
+    manifest.table?.columns?.forEach((name, index) => {
+      if (secret.has(name)) issues.push(issue(file, ['table', 'columns', index], { message: `"${name}" is secret and cannot be a column`, fix: 'remove it' }));
+    });
+    manifest.export?.headers?.forEach((name, index) => {
+      if (secret.has(name)) issues.push(issue(file, ['export', 'headers', index], { message: `"${name}" is secret and cannot be exported`, fix: 'remove it' }));
+    });
+  }
+  return issues;
+};
+
+/** The display field, shown wherever a ref points here, is a scalar field. */
+const displayFieldIsScalar: ManifestRule = ({ manifests }) =>
+  manifests.flatMap(({ file, manifest }) => {
+    const name = manifest.displayField ?? 'name';
+    const field = manifest.fields.find((f) => f.name === name);
+    if (name === '_id' || (field && SCALAR_TYPES.has(field.type) && !field.secret)) return [];
+    const candidates = manifest.fields.filter((f) => SCALAR_TYPES.has(f.type) && !f.secret).map((f) => f.name);
+    return [issue(file, ['displayField'], {
+      message: manifest.displayField ? `display field "${name}" is not a scalar field of this entity` : 'there is no "name" field to show in refs',
+      found: manifest.displayField,
+      expected: `one of: ${list(['_id', ...candidates])}`,
+      fix: 'set "displayField" to the field that names a record',
+    })];
+  });
+
+/** scope.owner names a ref field pointing at the user entity. */
+const ownerIsUserRef: ManifestRule = ({ manifests }) =>
+  manifests.flatMap(({ file, manifest }) => {
+    const owner = manifest.scope?.owner;
+    if (!owner) return [];
+    const field = manifest.fields.find((f) => f.name === owner);
+    if (field?.type === 'ref' && field.ref?.entity === 'user') return [];
+    return [issue(file, ['scope', 'owner'], {
+      message: `owner field "${owner}" must be a ref to the user entity`,
+      found: field ? `${field.type}${field.ref ? ` -> ${field.ref.entity}` : ''}` : 'no such field',
+      expected: '{ "type": "ref", "ref": { "entity": "user" } }',
+    })];
+  });
+
+/** enum/array.enum fields name values or a shared enum that exists; other types carry neither. */
+const enumsResolve: ManifestRule = ({ manifests, enums, enumsFile }) => {
+  const issues: ManifestIssue[] = [];
+  for (const [name, values] of Object.entries(enums)) {
+    if (!/^[A-Z][A-Za-z0-9]*$/.test(name) || !Array.isArray(values) || values.length === 0 || values.some((v) => typeof v !== 'string')) {
+      issues.push({ file: enumsFile, path: name, message: 'a shared enum is a PascalCase name mapped to a non-empty list of strings', found: values });
+    }
+  }
+  for (const { file, manifest } of manifests) {
+    for (const { field, segments } of visitFields(manifest.fields)) {
+      const isEnum = field.type === 'enum' || field.type === 'array.enum';
+      if (!isEnum && (field.values || field.enum)) {
+        issues.push(issue(file, [...segments, field.values ? 'values' : 'enum'], {
+          message: `only enum and array.enum fields take values, this one is ${field.type}`,
+          fix: 'remove it or change the type',
+        }));
+      }
+      if (field.enum && !enums[field.enum]) {
+        issues.push(issue(file, [...segments, 'enum'], {
+          message: `no shared enum is named "${field.enum}"`,
+          found: field.enum,
+          expected: `one of: ${list(Object.keys(enums))} (declared in ${enumsFile})`,
+        }));
+      }
+    }
+  }
+  return issues;
+};
+
+/** objectFields only on object types; validation keywords only where the type can honour them. */
+const propertiesFitType: ManifestRule = ({ manifests }) => {
+  const issues: ManifestIssue[] = [];
+  for (const { file, manifest } of manifests) {
+    for (const { field, segments } of visitFields(manifest.fields)) {
+      const v = field.validation ?? {};
+      const wrong = (key: string, allowed: string) =>
+        issues.push(issue(file, [...segments, 'validation', key], {
+          message: `"${key}" does not apply to a ${field.type} field`,
+          expected: `a field of type ${allowed}`,
+          fix: `remove "${key}" or change the type`,
+        }));
+      if (field.objectFields && field.type !== 'object' && field.type !== 'array.object') {
+        issues.push(issue(file, [...segments, 'objectFields'], { message: `objectFields only apply to object and array.object, this is ${field.type}`, fix: 'remove objectFields or change the type' }));
+      }
+      for (const key of ['pattern', 'minLength', 'maxLength', 'format'] as const) {
+        if (v[key] !== undefined && !STRING_TYPES.has(field.type)) wrong(key, list(STRING_TYPES));
+      }
+      for (const key of ['min', 'max', 'integer'] as const) {
+        if (v[key] !== undefined && !NUMBER_TYPES.has(field.type)) wrong(key, list(NUMBER_TYPES));
+      }
+      for (const key of ['minItems', 'maxItems'] as const) {
+        if (v[key] !== undefined && !LIST_TYPES.has(field.type)) wrong(key, list(LIST_TYPES));
+      }
+      if (v.min !== undefined && v.max !== undefined && v.min > v.max) {
+        issues.push(issue(file, [...segments, 'validation'], { message: `min (${v.min}) is greater than max (${v.max})` }));
+      }
+      if (v.minLength !== undefined && v.maxLength !== undefined && v.minLength > v.maxLength) {
+        issues.push(issue(file, [...segments, 'validation'], { message: `minLength (${v.minLength}) is greater than maxLength (${v.maxLength})` }));
+      }
+      if (field.column?.decimals !== undefined && field.column.formatter !== 'msToSeconds' && !NUMBER_TYPES.has(field.type)) {
+        issues.push(issue(file, [...segments, 'column', 'decimals'], { message: 'decimals only apply to number fields' }));
+      }
+      if (field.secret && field.type !== 'password' && !field.readonly) {
+        issues.push(issue(file, [...segments, 'secret'], {
+          message: 'a secret field is either a password (written by clients) or readonly (set by the server)',
+          fix: 'make it type password, or add "readonly": true',
+        }));
+      }
+    }
+  }
+  return issues;
+};
+
+function defaultFits(field: ManifestField, value: unknown, enums: Record<string, string[]>): boolean {
+  const values = field.values ?? (field.enum ? enums[field.enum] : undefined);
+  const isString = (x: unknown) => typeof x === 'string';
+  if (field.storage === 'json') return true;
+  switch (field.type) {
+    case 'string': case 'longString': case 'password': case 'file': case 'date': case 'ref':
+      return isString(value);
+    case 'enum': return isString(value) && (!values || values.includes(value as string));
+    case 'number': return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean': return typeof value === 'boolean';
+    case 'fullFile': case 'object': return value !== null && typeof value === 'object' && !Array.isArray(value);
+    case 'array.string': case 'array.ref': return Array.isArray(value) && value.every(isString);
+    case 'array.enum': return Array.isArray(value) && value.every((x) => isString(x) && (!values || values.includes(x)));
+    case 'array.number': return Array.isArray(value) && value.every((x) => typeof x === 'number');
+    case 'array.object': return Array.isArray(value) && value.every((x) => x !== null && typeof x === 'object');
+  }
+}
+
+/** A default value has the field's type (and is one of its values, for enums). */
+const defaultsFitType: ManifestRule = ({ manifests, enums }) => {
+  const issues: ManifestIssue[] = [];
+  for (const { file, manifest } of manifests) {
+    for (const { field, segments } of visitFields(manifest.fields)) {
+      if (field.default === undefined || field.default === null || defaultFits(field, field.default, enums)) continue;
+      issues.push(issue(file, [...segments, 'default'], {
+        message: `the default does not fit a ${field.type} field`,
+        found: field.default,
+        expected: field.type === 'enum' ? `one of the field's values` : `a ${field.type} value`,
+      }));
+    }
+  }
+  return issues;
+};
+
+function checkCondition(
+  file: string, condition: ManifestCondition, segments: PathSegments, siblings: ManifestField[],
+  enums: Record<string, string[]>, issues: ManifestIssue[],
+) {
+  const target = siblings.find((f) => f.name === condition.field);
+  if (!target) {
+    issues.push(issue(file, [...segments, 'field'], {
+      message: `visibleWhen names an unknown field "${condition.field}"`,
+      found: condition.field,
+      expected: `a field beside it: ${list(siblings.map((f) => f.name))}`,
+    }));
+    return;
+  }
+  const allowed = target.values ?? (target.enum ? enums[target.enum] : undefined);
+  if (!allowed) return;
+  const listed = condition.in ?? condition.notIn ?? [];
+  listed.forEach((value, index) => {
+    if (allowed.includes(String(value))) return;
+    issues.push(issue(file, [...segments, condition.in ? 'in' : 'notIn', index], {
+      message: `"${String(value)}" is not a value of ${target.name}`,
+      found: value,
+      expected: `one of: ${list(allowed)}`,
+    }));
+  });
+}
+
+/** visibleWhen conditions name a sibling field and values it can take. */
+const conditionsResolve: ManifestRule = ({ manifests, enums }) => {
+  const issues: ManifestIssue[] = [];
+  for (const { file, manifest } of manifests) {
+    for (const { field, segments, siblings } of visitFields(manifest.fields)) {
+      if (field.visibleWhen) checkCondition(file, field.visibleWhen, [...segments, 'visibleWhen'], siblings, enums, issues);
+    }
+    for (const kind of ['tabs', 'menus'] as const) {
+      manifest[kind]?.forEach((section, index) => {
+        if (section.visibleWhen) checkCondition(file, section.visibleWhen, [kind, index, 'visibleWhen'], manifest.fields, enums, issues);
+      });
+    }
+  }
+  return issues;
+};
+
+/** Field, filter, row-action, section and menu permissions are ones some entity defines. */
+const permissionsKnown: ManifestRule = ({ manifests }) => {
+  const known = new Set<string>();
+  for (const { manifest } of manifests) {
+    const p = manifest.permissions ?? {};
+    for (const action of ['manage', 'view', 'create', 'update', 'delete'] as const) known.add(p[action] ?? `${manifest.name}:${action}`);
+    for (const extra of [p.viewOwn, p.createOwn, ...(p.extra ?? [])]) if (extra) known.add(extra);
+  }
+  const issues: ManifestIssue[] = [];
+  const check = (file: string, value: string | undefined, segments: PathSegments) => {
+    if (!value || known.has(value)) return;
+    const [prefix] = value.split(':');
+    issues.push(issue(file, segments, {
+      message: `permission "${value}" is not defined by any entity`,
+      found: value,
+      expected: `one of: ${list([...known].filter((p) => p.startsWith(`${prefix}:`)).sort()) || list([...known].sort().slice(0, 12))}`,
+      fix: 'correct it, or declare it in some manifest\'s permissions.extra',
+    }));
+  };
+  for (const { file, manifest } of manifests) {
+    check(file, manifest.route?.permission, ['route', 'permission']);
+    check(file, manifest.menu?.permission, ['menu', 'permission']);
+    manifest.filters?.forEach((f, i) => check(file, f.permission, ['filters', i, 'permission']));
+    manifest.rowActions?.forEach((a, i) => check(file, a.permission, ['rowActions', i, 'permission']));
+    manifest.tabs?.forEach((s, i) => check(file, s.permission, ['tabs', i, 'permission']));
+    manifest.menus?.forEach((s, i) => check(file, s.permission, ['menus', i, 'permission']));
+    for (const { field, segments } of visitFields(manifest.fields)) check(file, field.permission, [...segments, 'permission']);
+  }
+  return issues;
+};
+
+/** A generic provider needs a route-able entity; a flagged-off action must not be half-configured. */
+const flagsConsistent: ManifestRule = ({ manifests }) =>
+  manifests.flatMap(({ file, manifest }) => {
+    const issues: ManifestIssue[] = [];
+    if (manifest.flags?.exportable === false && manifest.export?.headers) {
+      issues.push(issue(file, ['export'], { message: 'export settings are given but flags.exportable is false', fix: 'remove "export" or set flags.exportable to true' }));
+    }
+    if (manifest.flags?.importable === false && manifest.import) {
+      issues.push(issue(file, ['import'], { message: 'import settings are given but flags.importable is false', fix: 'remove "import" or set flags.importable to true' }));
+    }
+    if (manifest.menu && !manifest.route) {
+      issues.push(issue(file, ['menu'], { message: 'a menu entry needs a route to open', fix: 'add "route": { "path": "/crud/..." } or remove "menu"' }));
+    }
+    return issues;
+  });
+
+export const manifestRules = {
+  uniqueEntityIdentity,
+  fileNamedForEntity,
+  uniqueFieldNames,
+  refsResolve,
+  sectionsExist,
+  i18nKeysExist,
+  localesAgree,
+  listedFieldsExist,
+  displayFieldIsScalar,
+  ownerIsUserRef,
+  enumsResolve,
+  propertiesFitType,
+  defaultsFitType,
+  conditionsResolve,
+  permissionsKnown,
+  flagsConsistent,
+} satisfies Record<string, ManifestRule>;
+
+export type ManifestRuleName = keyof typeof manifestRules;
+
+export function runRules(context: RuleContext): ManifestIssue[] {
+  return Object.values(manifestRules).flatMap((rule) => rule(context));
+}
+
+export type { LoadedManifest };
