@@ -49,7 +49,7 @@ export function buildModels(manifests: LoadedManifest[], enums: SharedEnums): En
 }
 
 function buildModel(m: Manifest, all: Map<string, Manifest>, enums: SharedEnums): EntityModel {
-  const fields = m.fields.map((field) => buildField(field, all, enums));
+  const fields = m.fields.map((field) => buildField(field, all, enums, [m.name]));
   const p = m.permissions ?? {};
   const permission = (action: 'manage' | 'view' | 'create' | 'update' | 'delete') => p[action] ?? `${m.name}:${action}`;
   const permissions = {
@@ -141,7 +141,8 @@ function buildCondition(condition: ManifestCondition | undefined): Condition | n
   return { field: condition.field, in: condition.in ?? null, notIn: condition.notIn ?? null };
 }
 
-function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedEnums): FieldModel {
+function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedEnums, parentPath: string[]): FieldModel {
+  const values = f.values ?? (f.enum ? enums[f.enum] ?? null : null);
   const v = f.validation ?? {};
   const messages = { ...DEFAULT_MESSAGES } as Record<RuleName, string>;
   if (v.format) messages.format = FORMAT_MESSAGES[v.format];
@@ -149,7 +150,8 @@ function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedE
   const validation: ValidationModel = {
     required: v.required ?? false,
     requiredOnCreate: v.requiredOnCreate ?? false,
-    unique: v.unique ?? false,
+    unique: v.unique !== undefined && v.unique !== false,
+    uniqueGlobal: v.unique === 'global',
     pattern: v.pattern ?? null,
     minLength: v.minLength ?? null,
     maxLength: v.maxLength ?? null,
@@ -175,8 +177,9 @@ function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedE
     tab: f.tab ?? null,
     menu: f.menu ?? null,
     visibleWhen: buildCondition(f.visibleWhen),
-    values: f.values ?? (f.enum ? enums[f.enum] ?? null : null),
+    values,
     enumName: f.enum ?? null,
+    valueLabels: values ? enumValueLabels(f, values, parentPath) : null,
     ref: f.ref
       ? {
         entity: f.ref.entity,
@@ -185,7 +188,7 @@ function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedE
         clearable: f.ref.clearable ?? true,
       }
       : null,
-    objectFields: f.objectFields ? f.objectFields.map((sub) => buildField(sub, all, enums)) : null,
+    objectFields: f.objectFields ? f.objectFields.map((sub) => buildField(sub, all, enums, [...parentPath, f.name])) : null,
     validation,
     searchable: f.searchable ?? false,
     sortable: f.sortable ?? false,
@@ -207,6 +210,11 @@ function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedE
     },
     json: f.storage === 'json',
   };
+}
+
+export function enumValueLabels(f: Pick<ManifestField, 'name' | 'enum'>, values: string[], parentPath: string[]): Record<string, string> {
+  const prefix = f.enum ? `enum.${f.enum}` : `enum.${[...parentPath, f.name].join('.')}`;
+  return Object.fromEntries(values.map((value) => [value, `${prefix}.${value}`]));
 }
 
 /** Lists start empty rather than null so forms and clients never special-case absence. */

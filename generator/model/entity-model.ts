@@ -35,6 +35,8 @@ export interface ValidationModel {
   required: boolean;
   requiredOnCreate: boolean;
   unique: boolean;
+  /** Unique across tenants too (usernames), not only within one tenant. */
+  uniqueGlobal: boolean;
   pattern: string | null;
   minLength: number | null;
   maxLength: number | null;
@@ -72,6 +74,8 @@ export interface FieldModel {
   values: string[] | null;
   /** Name of the shared enumeration the values came from, for a named TS type. */
   enumName: string | null;
+  /** Locale key per value: enum.<EnumName>.<value> for shared enums, enum.<entity>.<field path>.<value> otherwise. */
+  valueLabels: Record<string, string> | null;
   ref: RefModel | null;
   objectFields: FieldModel[] | null;
   validation: ValidationModel;

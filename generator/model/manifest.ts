@@ -22,7 +22,7 @@ export interface ManifestField {
   ref?: { entity: string; display?: string; populate?: string[]; clearable?: boolean };
   objectFields?: ManifestField[];
   validation?: {
-    required?: boolean; requiredOnCreate?: boolean; unique?: boolean; pattern?: string;
+    required?: boolean; requiredOnCreate?: boolean; unique?: boolean | 'global'; pattern?: string;
     minLength?: number; maxLength?: number; min?: number; max?: number; integer?: boolean;
     format?: 'email' | 'ipv4' | 'ipv6' | 'uri'; minItems?: number; maxItems?: number;
     messages?: Record<string, string>;

@@ -3,6 +3,7 @@ import { toJsonPath } from './json-path.ts';
 import { visitFields, type PathSegments, type RuleContext } from './rule-context.ts';
 import type { LoadedManifest, Manifest, ManifestCondition, ManifestField } from '../model/manifest.ts';
 import { SYSTEM_FIELDS } from '../model/entity-model.ts';
+import { enumValueLabels } from '../model/build-model.ts';
 
 // Each rule checks one thing across the schema-valid manifests and returns every problem it sees.
 // The registry is an explicit object literal so a test can run, and name, each rule alone.
@@ -182,7 +183,7 @@ const sectionsExist: ManifestRule = ({ manifests }) => {
   return issues;
 };
 
-function collectI18nKeys(manifest: Manifest): { key: string; segments: PathSegments }[] {
+function collectI18nKeys(manifest: Manifest, enums: Record<string, string[]>): { key: string; segments: PathSegments }[] {
   const keys: { key: string; segments: PathSegments }[] = [];
   const add = (key: string | undefined, segments: PathSegments) => { if (key) keys.push({ key, segments }); };
   add(manifest.label, ['label']);
@@ -197,15 +198,35 @@ function collectI18nKeys(manifest: Manifest): { key: string; segments: PathSegme
     add(field.hint, [...segments, 'hint']);
     add(field.form?.placeholder, [...segments, 'form', 'placeholder']);
     for (const [rule, key] of Object.entries(field.validation?.messages ?? {})) add(key, [...segments, 'validation', 'messages', rule]);
+    const values = field.values ?? (field.enum ? enums[field.enum] : undefined);
+    if (values && (field.type === 'enum' || field.type === 'array.enum')) {
+      const parentPath = [manifest.name, ...objectAncestors(manifest, segments)];
+      for (const key of Object.values(enumValueLabels(field, values, parentPath))) add(key, [...segments, field.values ? 'values' : 'enum']);
+    }
   }
   return keys;
 }
 
+/** Names of the object fields enclosing the field at `segments` (fields.2.objectFields.0 -> [chats]). */
+function objectAncestors(manifest: Manifest, segments: PathSegments): string[] {
+  const names: string[] = [];
+  let list = manifest.fields;
+  for (let i = 1; i < segments.length - 1; i += 2) {
+    const field = list[segments[i] as number];
+    names.push(field.name);
+    list = field.objectFields ?? [];
+  }
+  return names;
+}
+
 /** Every label, hint and message key a manifest uses exists in every locale file. */
-const i18nKeysExist: ManifestRule = ({ manifests, locales }) => {
+const i18nKeysExist: ManifestRule = ({ manifests, locales, enums }) => {
   const issues: ManifestIssue[] = [];
   for (const { file, manifest } of manifests) {
-    for (const { key, segments } of collectI18nKeys(manifest)) {
+    const seen = new Set<string>();
+    for (const { key, segments } of collectI18nKeys(manifest, enums)) {
+      if (seen.has(key)) continue;
+      seen.add(key);
       const missing = Object.values(locales).filter((locale) => !locale.keys.has(key)).map((locale) => locale.file);
       if (missing.length === 0) continue;
       issues.push(issue(file, segments, {

@@ -12,6 +12,8 @@ export interface MenuItem {
 export interface MenuGroup {
   group: 'home' | 'bot' | 'knowledge' | 'chat' | 'admin';
   label: string;
+  /** Needed to see the group at all, besides each item's own permission. */
+  permission: string | null;
   items: MenuItem[];
 }
 
@@ -19,6 +21,7 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "bot",
     "label": "menu.group.bot",
+    "permission": null,
     "items": [
       {
         "entity": "bot",
@@ -46,6 +49,7 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "knowledge",
     "label": "menu.group.knowledge",
+    "permission": null,
     "items": [
       {
         "entity": "knowledge",
@@ -66,6 +70,7 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "chat",
     "label": "menu.group.chat",
+    "permission": null,
     "items": [
       {
         "entity": "contact",
@@ -86,6 +91,7 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "admin",
     "label": "menu.group.admin",
+    "permission": "user:manage",
     "items": [
       {
         "entity": "tenant",

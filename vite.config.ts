@@ -1,0 +1,18 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const apiTarget = process.env.FORJA_API_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    port: Number(process.env.VITE_PORT ?? 5173),
+    // The dev console talks to the API server started by `npm run dev` beside it.
+    proxy: { '/api': apiTarget, '/graphql': apiTarget, '/files': apiTarget },
+  },
+  build: {
+    outDir: 'dist',
+    sourcemap: false,
+    chunkSizeWarningLimit: 800,
+  },
+});
