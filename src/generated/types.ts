@@ -26,7 +26,7 @@ export interface Bot {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a Bot. */
+/** What a client sends to create or update Bot records. */
 export interface BotInput {
   name: string;
   description: string;
@@ -63,7 +63,7 @@ export interface BotTrace {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a BotTrace. */
+/** What a client sends to create or update BotTrace records. */
 export interface BotTraceInput {
   status: string;
   bot: string;
@@ -95,7 +95,7 @@ export interface BotTraceStatus {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a BotTraceStatus. */
+/** What a client sends to create or update BotTraceStatus records. */
 export interface BotTraceStatusInput {
   name: string;
   description?: string | null;
@@ -115,7 +115,7 @@ export interface Contact {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a Contact. */
+/** What a client sends to create or update Contact records. */
 export interface ContactInput {
   name: string;
   email?: string | null;
@@ -142,7 +142,7 @@ export interface Conversation {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a Conversation. */
+/** What a client sends to create or update Conversation records. */
 export interface ConversationInput {
 
 }
@@ -173,7 +173,7 @@ export interface Knowledge {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a Knowledge. */
+/** What a client sends to create or update Knowledge records. */
 export interface KnowledgeInput {
   name: string;
   toolDescription: string;
@@ -215,7 +215,7 @@ export interface KnowledgeSource {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a KnowledgeSource. */
+/** What a client sends to create or update KnowledgeSource records. */
 export interface KnowledgeSourceInput {
   name: string;
   type: ("file" | "link" | "text" | "chunk");
@@ -242,7 +242,7 @@ export interface Role {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a Role. */
+/** What a client sends to create or update Role records. */
 export interface RoleInput {
   name: string;
   childRoles?: string[];
@@ -265,7 +265,7 @@ export interface Setting {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a Setting. */
+/** What a client sends to create or update Setting records. */
 export interface SettingInput {
   value?: unknown | null;
 }
@@ -278,7 +278,7 @@ export interface Tenant {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a Tenant. */
+/** What a client sends to create or update Tenant records. */
 export interface TenantInput {
   name: string;
 }
@@ -298,7 +298,7 @@ export interface User {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a User. */
+/** What a client sends to create or update User records. */
 export interface UserInput {
   name: string;
   username: string;
@@ -323,7 +323,7 @@ export interface UserApiKey {
   updatedAt: string;
 }
 
-/** What a client sends to create or update a UserApiKey. */
+/** What a client sends to create or update UserApiKey records. */
 export interface UserApiKeyInput {
   name: string;
   ipv4?: string[];

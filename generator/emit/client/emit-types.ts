@@ -83,7 +83,7 @@ function inputInterface(model: EntityModel): string {
     const required = (field.validation.required || field.validation.requiredOnCreate) && !field.visibleWhen;
     lines.push(`  ${field.name}${required ? '' : '?'}: ${inputType(field, 1)}${required || field.type.startsWith('array.') ? '' : ' | null'};`);
   }
-  return `/** What a client sends to create or update a ${model.typeName}. */\nexport interface ${model.inputTypeName} {\n${lines.join('\n')}\n}\n`;
+  return `/** What a client sends to create or update ${model.typeName} records. */\nexport interface ${model.inputTypeName} {\n${lines.join('\n')}\n}\n`;
 }
 
 export function emitTypes(models: EntityModelMap, enums: Record<string, string[]>): string {

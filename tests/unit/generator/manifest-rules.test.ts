@@ -1,0 +1,233 @@
+import { describe, expect, test } from 'vitest';
+import { manifestRules } from '../../../generator/validate/manifest-rules.ts';
+import { messagesAfter, realInput, issuesOf } from './fixture.ts';
+import { generate } from '../../../generator/generate.ts';
+import { metaSchema } from './fixture.ts';
+
+// Each rule of the generator, fed a manifest broken in the one way it guards against, must
+// answer with this exact text: file, JSON path, what was found, what was expected, the fix.
+
+describe('the shipped manifests', () => {
+  test('all validate and build', () => {
+    const { models } = generate(realInput(), metaSchema);
+    expect(Object.keys(models)).toEqual([
+      'bot', 'bottrace', 'bottracestatus', 'contact', 'conversation', 'knowledge',
+      'knowledgesource', 'role', 'setting', 'tenant', 'user', 'userApiKey',
+    ]);
+  });
+});
+
+describe('meta-schema', () => {
+  test('an unknown field type', () => {
+    expect(messagesAfter('bot', (m) => { m.fields[2].type = 'reference'; })).toEqual([
+      `manifests/bot.json: fields[2].type: value is not allowed
+  found:    "reference"
+  expected: one of: "string", "longString", "password", "enum", "number", "file", "fullFile", "boolean", "date", "ref", "object", "array.string", "array.enum", "array.number", "array.ref", "array.object"`,
+    ]);
+  });
+
+  test('an unknown property', () => {
+    expect(messagesAfter('bot', (m) => { m.fields[0].colour = 'red'; })).toEqual([
+      `manifests/bot.json: fields[0].colour: unknown property "colour"
+  expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, ref, objectFields, validation, searchable, sortable, filterable, indexed, column, form, storage
+  fix:      remove "colour" or correct its spelling`,
+    ]);
+  });
+
+  test('a missing required property', () => {
+    expect(messagesAfter('bot', (m) => { delete m.api.basePath; })).toEqual([
+      `manifests/bot.json: api.basePath: required property "basePath" is missing
+  expected: REST base path, e.g. /api/bots.
+  fix:      add "basePath"`,
+    ]);
+  });
+
+  test('a value of the wrong form', () => {
+    expect(messagesAfter('bot', (m) => { m.api.basePath = 'api/bots'; })).toEqual([
+      `manifests/bot.json: api.basePath: value does not match the required form
+  found:    "api/bots"
+  expected: REST base path, e.g. /api/bots. (pattern ^/api(/[a-z0-9-]+)+$)`,
+    ]);
+  });
+
+  test('a ref field without its target', () => {
+    expect(messagesAfter('bot', (m) => { delete m.fields[2].ref; })).toEqual([
+      `manifests/bot.json: fields[2].ref: required property "ref" is missing
+  fix:      add "ref"`,
+    ]);
+  });
+
+  test('several broken manifests are all reported at once', () => {
+    const input = realInput();
+    (input.manifests.find((m) => m.file === 'manifests/bot.json')!.json as any).fields[0].type = 'text';
+    (input.manifests.find((m) => m.file === 'manifests/tenant.json')!.json as any).dbTable = 'Tenants';
+    expect(issuesOf(input).map((i) => `${i.file}: ${i.path}`)).toEqual([
+      'manifests/bot.json: fields[0].type',
+      'manifests/tenant.json: dbTable',
+    ]);
+  });
+});
+
+const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (m: any, input: any) => void; expected: string }> = {
+  uniqueEntityIdentity: {
+    entity: 'contact',
+    breakIt: (m) => { m.dbTable = 'bots'; },
+    expected: `manifests/contact.json: dbTable: "bots" is already used by manifests/bot.json
+  found:    "bots"
+  expected: a dbTable no other manifest uses
+  fix:      rename it in one of manifests/bot.json and manifests/contact.json`,
+  },
+  fileNamedForEntity: {
+    entity: 'tenant',
+    breakIt: (m) => { m.name = 'organisation'; },
+    expected: `manifests/tenant.json: name: the entity name does not match the file name
+  found:    "organisation"
+  expected: "tenant" (any letter case), as the file is manifests/tenant.json
+  fix:      rename the file to manifests/organisation.json or the entity to "tenant"`,
+  },
+  uniqueFieldNames: {
+    entity: 'bot',
+    breakIt: (m) => { m.fields.push({ ...m.fields[0] }); },
+    expected: `manifests/bot.json: fields[6].name: field name "name" is already used by fields[0]
+  found:    "name"
+  expected: a name unique within its list
+  fix:      rename or remove one of the two fields`,
+  },
+  refsResolve: {
+    entity: 'bot',
+    breakIt: (m) => { m.fields[2].ref.entity = 'knowlege'; },
+    expected: `manifests/bot.json: fields[2].ref.entity: no entity is named "knowlege"
+  found:    "knowlege"
+  expected: one of: bot, bottrace, bottracestatus, contact, conversation, knowledge, knowledgesource, role, setting, tenant, user, userApiKey
+  fix:      correct the entity name or add its manifest`,
+  },
+  sectionsExist: {
+    entity: 'knowledgeSource',
+    breakIt: (m) => { m.fields[4].tab = 'source'; },
+    expected: `manifests/knowledgeSource.json: fields[4].tab: tab "source" is not declared
+  found:    "source"
+  expected: one of: sourceText, editedText, chunks
+  fix:      add { "name": "source", "label": "..." } to "tabs" or correct the name`,
+  },
+  i18nKeysExist: {
+    entity: 'bot',
+    breakIt: (m) => { m.fields[0].label = 'field.bot.nombre'; },
+    expected: `manifests/bot.json: fields[0].label: locale key "field.bot.nombre" is missing from locales/es.json and locales/en.json
+  found:    "field.bot.nombre"
+  fix:      add "field.bot.nombre" to locales/es.json and locales/en.json (nested: field > bot > nombre)`,
+  },
+  localesAgree: {
+    entity: 'bot',
+    breakIt: (_m, input) => { input.locales.en.json.common.extraKey = 'x'; },
+    expected: `locales/es.json: 1 key(s) present in locales/en.json are missing: common.extraKey
+  fix:      add the translations to locales/es.json`,
+  },
+  listedFieldsExist: {
+    entity: 'botTrace',
+    breakIt: (m) => { m.filters[0].field = 'state'; },
+    expected: `manifests/botTrace.json: filters[0].field: the filter names an unknown field "state"
+  found:    "state"
+  expected: one of: status, bot, conversation, chatId, userMessage, assistantMessage, reaction, knowledgeBaseQuery, knowledgeBase, provider, model, inputTokens, outputTokens, tokens, latency, _id, createdAt, updatedAt`,
+  },
+  displayFieldIsScalar: {
+    entity: 'tenant',
+    breakIt: (m) => { m.displayField = 'createdBy'; },
+    expected: `manifests/tenant.json: displayField: display field "createdBy" is not a scalar field of this entity
+  found:    "createdBy"
+  expected: one of: _id, name
+  fix:      set "displayField" to the field that names a record`,
+  },
+  ownerIsUserRef: {
+    entity: 'knowledge',
+    breakIt: (m) => { m.scope.owner = 'name'; },
+    expected: `manifests/knowledge.json: scope.owner: owner field "name" must be a ref to the user entity
+  found:    "string"
+  expected: { "type": "ref", "ref": { "entity": "user" } }`,
+  },
+  enumsResolve: {
+    entity: 'botTrace',
+    breakIt: (m) => { m.fields.find((f: any) => f.name === 'reaction').enum = 'Reactions'; },
+    expected: `manifests/botTrace.json: fields[6].enum: no shared enum is named "Reactions"
+  found:    "Reactions"
+  expected: one of: Reaction (declared in manifests/enums.json)`,
+  },
+  propertiesFitType: {
+    entity: 'bot',
+    breakIt: (m) => { m.fields[0].validation.min = 3; },
+    expected: `manifests/bot.json: fields[0].validation.min: "min" does not apply to a string field
+  expected: a field of type number, array.number
+  fix:      remove "min" or change the type`,
+  },
+  defaultsFitType: {
+    entity: 'knowledge',
+    breakIt: (m) => { m.fields.find((f: any) => f.name === 'maxResults').default = 'five'; },
+    expected: `manifests/knowledge.json: fields[2].default: the default does not fit a number field
+  found:    "five"
+  expected: a number value`,
+  },
+  conditionsResolve: {
+    entity: 'knowledgeSource',
+    breakIt: (m) => { m.fields[2].visibleWhen.in = ['pdf']; },
+    expected: `manifests/knowledgeSource.json: fields[2].visibleWhen.in[0]: "pdf" is not a value of type
+  found:    "pdf"
+  expected: one of: file, link, text, chunk`,
+  },
+  permissionsKnown: {
+    entity: 'bot',
+    breakIt: (m) => { m.fields[0].permission = 'bot:admin'; },
+    expected: `manifests/bot.json: fields[0].permission: permission "bot:admin" is not defined by any entity
+  found:    "bot:admin"
+  expected: one of: bot:create, bot:delete, bot:manage, bot:update, bot:view
+  fix:      correct it, or declare it in some manifest's permissions.extra`,
+  },
+  flagsConsistent: {
+    entity: 'conversation',
+    breakIt: (m) => { m.import = { formats: ['CSV'] }; },
+    expected: `manifests/conversation.json: import: import settings are given but flags.importable is false
+  fix:      remove "import" or set flags.importable to true`,
+  },
+};
+
+describe('cross-manifest rules', () => {
+  test('every rule has a case here', () => {
+    expect(Object.keys(ruleCases).sort()).toEqual(Object.keys(manifestRules).sort());
+  });
+
+  for (const [rule, { entity, breakIt, expected }] of Object.entries(ruleCases)) {
+    test(rule, () => {
+      expect(messagesAfter(entity, breakIt)).toContain(expected);
+    });
+  }
+
+  test('a system field cannot be redeclared', () => {
+    expect(messagesAfter('bot', (m) => { m.fields.push({ name: 'createdAt', type: 'date', label: 'field.bot.name' }); })).toEqual([
+      `manifests/bot.json: fields[6].name: "createdAt" is a system field every record already has
+  found:    "createdAt"
+  fix:      remove the field; _id, createdAt and updatedAt are implicit`,
+    ]);
+  });
+
+  test('a ref display field must exist on the target', () => {
+    expect(messagesAfter('bot', (m) => { m.fields[2].ref.display = 'title'; })).toEqual([
+      `manifests/bot.json: fields[2].ref.display: entity "knowledge" has no field "title"
+  found:    "title"
+  expected: a field of manifests/knowledge.json: name, toolDescription, maxResults, scoreThreshold, sources, texts, files, urls, user, _id, createdAt, updatedAt`,
+    ]);
+  });
+
+  test('enum value labels must be translated', () => {
+    expect(messagesAfter('knowledgeSource', (m) => { m.fields[1].values.push('video'); })).toEqual([
+      `manifests/knowledgeSource.json: fields[1].values: locale key "enum.knowledgesource.type.video" is missing from locales/es.json and locales/en.json
+  found:    "enum.knowledgesource.type.video"
+  fix:      add "enum.knowledgesource.type.video" to locales/es.json and locales/en.json (nested: enum > knowledgesource > type > video)`,
+    ]);
+  });
+
+  test('a secret field can be neither a column nor exported', () => {
+    const messages = messagesAfter('user', (m) => { m.table.columns.push('password'); });
+    expect(messages).toEqual([
+      `manifests/user.json: table.columns[6]: "password" is secret and cannot be a column
+  fix:      remove it`,
+    ]);
+  });
+});
