@@ -1,0 +1,54 @@
+import path from 'node:path';
+
+/**
+ * Server settings, read once from the environment at start-up.
+ *
+ * | Variable          | Default                        | Meaning                                        |
+ * |-------------------|--------------------------------|------------------------------------------------|
+ * | PORT              | 3000                           | HTTP port (0 picks a free one)                 |
+ * | HOST              | 0.0.0.0                        | Interface to listen on                         |
+ * | DATA_DIR          | ./data                         | Database file, uploads and exports live here   |
+ * | DATABASE_URL      | (unset: SQLite DATA_DIR/forja.db) | sqlite:<path> or a file path; postgres:// later |
+ * | LOG_LEVEL         | info                           | pino level: fatal, error, warn, info, debug... |
+ * | MAX_UPLOAD_BYTES  | 26214400 (25 MB)               | Largest accepted upload / import file          |
+ */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  logLevel: string;
+  maxUploadBytes: number;
+  /** Built console served at / (single-page fallback); ignored when the folder does not exist. */
+  distDir: string;
+}
+
+export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ServerConfig {
+  const logLevel = env.LOG_LEVEL?.trim() || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}`);
+  }
+  return {
+    port: readInteger(env, 'PORT', 3000),
+    host: env.HOST?.trim() || '0.0.0.0',
+    dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || './data'),
+    databaseUrl: env.DATABASE_URL?.trim() || null,
+    logLevel,
+    maxUploadBytes: readInteger(env, 'MAX_UPLOAD_BYTES', DEFAULT_MAX_UPLOAD_BYTES),
+    distDir: path.resolve(cwd, 'dist'),
+  };
+}
+
+function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}

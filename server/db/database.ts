@@ -1,0 +1,63 @@
+import path from 'node:path';
+import type { CompiledQuery, Kysely } from 'kysely';
+import type { SqlDialect } from './sql-dialect.ts';
+import { openSqliteDatabase } from './sqlite-database.ts';
+
+export type Row = Record<string, unknown>;
+
+/**
+ * The one handle the rest of the server uses for SQL. Queries are built with `kysely` and
+ * compiled; executing them goes through these methods so each engine can execute its own
+ * best way (SQLite: cached prepared statements; PostgreSQL later: a pool and cursors).
+ */
+export interface Database {
+  readonly dialect: SqlDialect;
+  /** Query builder and schema builder/introspection (DDL runs through it directly). */
+  readonly kysely: Kysely<any>;
+  all(query: CompiledQuery): Promise<Row[]>;
+  first(query: CompiledQuery): Promise<Row | undefined>;
+  /** Runs a write; resolves to the number of rows changed. */
+  run(query: CompiledQuery): Promise<number>;
+  /** Runs every write in one transaction: all of them or none. */
+  runAll(queries: readonly CompiledQuery[]): Promise<void>;
+  /**
+   * Reads a large result in batches with constant memory, on a connection of its own so
+   * other requests keep being served while it runs.
+   */
+  stream(query: CompiledQuery, batchSize: number): AsyncIterable<Row[]>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl: string | null;
+}
+
+type Opener = (location: string) => Database;
+
+/** Engines by URL scheme. Add `postgres` here (and a PostgresDatabase) to scale out. */
+const OPENERS: Record<string, Opener> = {
+  sqlite: (location) => openSqliteDatabase(location),
+};
+
+export function openDatabase(options: DatabaseOptions): Database {
+  const { scheme, location } = parseDatabaseUrl(options);
+  const opener = OPENERS[scheme];
+  if (!opener) {
+    throw new Error(
+      `DATABASE_URL scheme "${scheme}" is not supported (known: ${Object.keys(OPENERS).join(', ')}). ` +
+        'Leave DATABASE_URL unset to use SQLite under DATA_DIR.',
+    );
+  }
+  return opener(location);
+}
+
+function parseDatabaseUrl(options: DatabaseOptions): { scheme: string; location: string } {
+  const url = options.databaseUrl;
+  if (!url) return { scheme: 'sqlite', location: path.join(options.dataDir, 'forja.db') };
+  const match = /^([a-z][a-z0-9+.-]*):(?:\/\/)?(.*)$/i.exec(url);
+  // A bare path (no scheme) is a SQLite file, relative to the working directory.
+  if (!match || match[1].length === 1) return { scheme: 'sqlite', location: path.resolve(url) };
+  const scheme = match[1].toLowerCase() === 'postgresql' ? 'postgres' : match[1].toLowerCase();
+  return { scheme, location: scheme === 'sqlite' ? path.resolve(match[2]) : url };
+}

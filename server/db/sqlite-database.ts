@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
+import type { Database, Row } from './database.ts';
+import { sqliteDialect } from './sqlite-dialect.ts';
+
+/** Prepared statements kept per SQL text; the entity queries are a small, fixed set of shapes. */
+const STATEMENT_CACHE_LIMIT = 1000;
+
+export function openSqliteDatabase(file: string): Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  // Safe with WAL (a crash can lose the last commits, never corrupt) and much faster writes.
+  db.pragma('synchronous = NORMAL');
+  const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: db }) });
+  const statements = new Map<string, BetterSqlite3.Statement>();
+
+  function prepare(sqlText: string): BetterSqlite3.Statement {
+    let statement = statements.get(sqlText);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+      statement = db.prepare(sqlText);
+      statements.set(sqlText, statement);
+    }
+    return statement;
+  }
+
+  const params = (query: CompiledQuery): unknown[] => query.parameters.map(toSqliteValue);
+
+  return {
+    dialect: sqliteDialect,
+    kysely,
+    async all(query) {
+      return prepare(query.sql).all(params(query)) as Row[];
+    },
+    async first(query) {
+      return prepare(query.sql).get(params(query)) as Row | undefined;
+    },
+    async run(query) {
+      return prepare(query.sql).run(params(query)).changes;
+    },
+    async runAll(queries) {
+      db.transaction(() => {
+        for (const query of queries) prepare(query.sql).run(params(query));
+      })();
+    },
+    async *stream(query, batchSize) {
+      // An open iterator keeps a better-sqlite3 connection busy, so the long read gets its own
+      // read-only connection (WAL lets it read a consistent snapshot while writes go on).
+      const reader = new BetterSqlite3(file, { readonly: true });
+      try {
+        let batch: Row[] = [];
+        for (const row of reader.prepare(query.sql).iterate(params(query))) {
+          batch.push(row as Row);
+          if (batch.length >= batchSize) {
+            yield batch;
+            batch = [];
+          }
+        }
+        if (batch.length > 0) yield batch;
+      } finally {
+        reader.close();
+      }
+    },
+    async close() {
+      statements.clear();
+      await kysely.destroy();
+    },
+  };
+}
+
+function toSqliteValue(value: unknown): unknown {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}

@@ -1,0 +1,290 @@
+import type { CompiledQuery } from 'kysely';
+import type { FieldModel } from '../../generator/model/entity-model.ts';
+import type { Database } from '../db/database.ts';
+import { HttpError, notFound, validationError, type InputError } from '../http/http-error.ts';
+import { hasPermission, type RequestContext } from '../http/request-context.ts';
+import { countList, scopeConditions, selectList, type RecordScope } from './entity-query.ts';
+import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
+import { isBlank } from './entity-validator.ts';
+import { MAX_LIMIT, type ListQuery } from './list-query.ts';
+import { newRecordId } from './new-record-id.ts';
+import { populateRefs } from './populate-refs.ts';
+import { decodeRow, encodeValues } from './record-codec.ts';
+import { sanitiseBody } from './sanitise-body.ts';
+
+export type EntityRecord = Record<string, unknown>;
+
+export const REF_NOT_FOUND_REASON = 'validation.refNotFound';
+export const UNIQUE_REASON = 'validation.unique';
+
+/** A create that passed every check, ready to insert (import batches many of them). */
+export interface PreparedInsert {
+  id: string;
+  query: CompiledQuery;
+  /** Unique field values, so an import can also catch duplicates within its own rows. */
+  uniqueValues: { field: string; value: unknown; tenant: unknown }[];
+}
+
+/**
+ * The generic, manifest-driven CRUD behind every `provider: generic` entity. Every method takes
+ * the caller's context and confines itself to the records that caller may see (tenant, owner).
+ */
+export class EntityService {
+  constructor(
+    private readonly database: Database,
+    private readonly runtimes: EntityRuntimeMap,
+  ) {}
+
+  runtime(entity: string): EntityRuntime {
+    return runtimeOf(this.runtimes, entity);
+  }
+
+  /** Tenant users see their tenant only; "own only" callers (e.g. userApiKey:myView) their records. */
+  scopeFor(runtime: EntityRuntime, context: RequestContext): RecordScope {
+    const p = runtime.model.permissions;
+    const ownOnly =
+      !hasPermission(context, p.view) &&
+      !hasPermission(context, p.manage) &&
+      (hasPermission(context, p.viewOwn) || hasPermission(context, p.createOwn));
+    return {
+      tenantId: runtime.tenantColumn ? context.tenantId : null,
+      ownerId: runtime.ownerColumn && context.userId && ownOnly ? context.userId : null,
+    };
+  }
+
+  async paginate(entity: string, context: RequestContext, query: ListQuery): Promise<{ items: EntityRecord[]; total: number }> {
+    const runtime = this.runtime(entity);
+    const scope = this.scopeFor(runtime, context);
+    const [rows, count] = await Promise.all([
+      this.database.all(selectList(this.database, runtime, scope, query, runtime.selectColumns).compile()),
+      this.database.first(countList(this.database, runtime, scope, query).compile()),
+    ]);
+    return { items: await this.toRecords(runtime, rows), total: Number(count?.total ?? 0) };
+  }
+
+  async find(entity: string, context: RequestContext, query: ListQuery): Promise<EntityRecord[]> {
+    const runtime = this.runtime(entity);
+    const rows = await this.database.all(
+      selectList(this.database, runtime, this.scopeFor(runtime, context), query, runtime.selectColumns).compile(),
+    );
+    return this.toRecords(runtime, rows);
+  }
+
+  async findOne(entity: string, context: RequestContext, query: ListQuery): Promise<EntityRecord> {
+    const [first] = await this.find(entity, context, { ...query, limit: 1, offset: 0 });
+    if (!first) throw notFound(`No ${entity} matches`);
+    return first;
+  }
+
+  async findById(entity: string, context: RequestContext, id: string): Promise<EntityRecord> {
+    const runtime = this.runtime(entity);
+    const row = await this.loadRow(runtime, this.scopeFor(runtime, context), id);
+    if (!row) throw notFound(`${entity} ${id} not found`);
+    const [record] = await this.toRecords(runtime, [row]);
+    return record;
+  }
+
+  /** Records in the order of `ids`; ids that do not exist (or are out of scope) are skipped. */
+  async findByIds(entity: string, context: RequestContext, ids: string[]): Promise<EntityRecord[]> {
+    if (ids.length > MAX_LIMIT) throw new HttpError(400, `At most ${MAX_LIMIT} ids per call; got ${ids.length}`);
+    if (ids.length === 0) return [];
+    const runtime = this.runtime(entity);
+    const scope = this.scopeFor(runtime, context);
+    const rows = await this.database.all(
+      this.database.kysely
+        .selectFrom(runtime.table)
+        .select(runtime.selectColumns)
+        .where((eb) => eb.and([eb('_id', 'in', ids), ...scopeConditions(runtime, scope, eb)]))
+        .compile(),
+    );
+    const byId = new Map(rows.map((row) => [String(row._id), row]));
+    const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
+    return this.toRecords(runtime, ordered);
+  }
+
+  async create(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
+    const runtime = this.runtime(entity);
+    const prepared = await this.prepareInsert(runtime, context, body);
+    if (!prepared.ok) throw this.rejection(prepared.errors, prepared.status);
+    await this.database.run(prepared.insert.query);
+    return this.findById(entity, context, prepared.insert.id);
+  }
+
+  /**
+   * Validates a create body and builds its INSERT without running it. Used by create and by
+   * import (which runs all its inserts in one transaction).
+   */
+  async prepareInsert(
+    runtime: EntityRuntime,
+    context: RequestContext,
+    body: unknown,
+  ): Promise<{ ok: true; insert: PreparedInsert } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
+    const input = sanitiseBody(runtime, body);
+    for (const field of runtime.model.fields) {
+      if (input[field.name] === undefined && !field.readonly && field.default !== null) {
+        input[field.name] = structuredClone(field.default);
+      }
+    }
+    const errors = runtime.validateCreate(input);
+    if (errors.length > 0) return { ok: false, errors, status: 400 };
+    const values: Record<string, unknown> = { ...input };
+    const { tenantColumn, ownerColumn } = runtime;
+    if (tenantColumn) {
+      // A tenant user always writes into their own tenant, whatever the body says.
+      if (context.tenantId !== null) values[tenantColumn] = context.tenantId;
+      else if (!runtime.fields.has(tenantColumn)) values[tenantColumn] = null;
+    }
+    if (ownerColumn && context.userId) values[ownerColumn] = context.userId;
+    const refErrors = await this.missingRefs(runtime, context, input);
+    if (refErrors.length > 0) return { ok: false, errors: refErrors, status: 400 };
+    const tenant = tenantColumn ? (values[tenantColumn] ?? null) : null;
+    const uniqueErrors = await this.duplicates(runtime, input, tenant, null);
+    if (uniqueErrors.length > 0) return { ok: false, errors: uniqueErrors, status: 409 };
+    const id = newRecordId();
+    const now = new Date().toISOString();
+    const row = encodeValues(runtime, this.database.dialect, { ...values, _id: id, createdAt: now, updatedAt: now });
+    return {
+      ok: true,
+      insert: {
+        id,
+        query: this.database.kysely.insertInto(runtime.table).values(row).compile(),
+        uniqueValues: runtime.uniqueFields
+          .filter((f) => input[f.name] !== undefined && input[f.name] !== null)
+          .map((f) => ({ field: f.name, value: input[f.name], tenant: f.validation.uniqueGlobal ? null : tenant })),
+      },
+    };
+  }
+
+  /**
+   * Partial update: the body is merged over the stored record and the merge is validated, so a
+   * PUT may send only what changed but can never blank a required field. Only the fields in
+   * the body are written (secret fields keep their stored value unless sent).
+   */
+  async update(entity: string, context: RequestContext, id: string, body: unknown): Promise<EntityRecord> {
+    const runtime = this.runtime(entity);
+    const scope = this.scopeFor(runtime, context);
+    const row = await this.loadRow(runtime, scope, id);
+    if (!row) throw notFound(`${entity} ${id} not found`);
+    const input = sanitiseBody(runtime, body);
+    const { tenantColumn } = runtime;
+    // Moving a record to another tenant is not a tenant user's call.
+    if (tenantColumn && context.tenantId !== null) delete input[tenantColumn];
+    const stored = decodeRow(runtime, this.database.dialect, row);
+    const merged: Record<string, unknown> = {};
+    for (const field of runtime.model.fields) {
+      // Stored nulls count as absent: a column added by a migration is NULL in old rows.
+      if (!field.readonly && !field.secret && stored[field.name] !== null && stored[field.name] !== undefined) {
+        merged[field.name] = stored[field.name];
+      }
+    }
+    Object.assign(merged, input);
+    const errors = runtime.validateUpdate(merged);
+    if (errors.length > 0) throw this.rejection(errors, 400);
+    const refErrors = await this.missingRefs(runtime, context, input);
+    if (refErrors.length > 0) throw this.rejection(refErrors, 400);
+    const tenant = tenantColumn ? (merged[tenantColumn] ?? stored[tenantColumn] ?? null) : null;
+    const uniqueErrors = await this.duplicates(runtime, input, tenant, id);
+    if (uniqueErrors.length > 0) throw this.rejection(uniqueErrors, 409);
+    const values = encodeValues(runtime, this.database.dialect, { ...input, updatedAt: new Date().toISOString() });
+    await this.database.run(
+      this.database.kysely
+        .updateTable(runtime.table)
+        .set(values)
+        .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(runtime, scope, eb)]))
+        .compile(),
+    );
+    return this.findById(entity, context, id);
+  }
+
+  async delete(entity: string, context: RequestContext, id: string): Promise<void> {
+    const runtime = this.runtime(entity);
+    const scope = this.scopeFor(runtime, context);
+    const changes = await this.database.run(
+      this.database.kysely
+        .deleteFrom(runtime.table)
+        .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(runtime, scope, eb)]))
+        .compile(),
+    );
+    if (changes === 0) throw notFound(`${entity} ${id} not found`);
+  }
+
+  /** Decoded, ref-populated records of raw rows. */
+  async toRecords(runtime: EntityRuntime, rows: Record<string, unknown>[]): Promise<EntityRecord[]> {
+    const records = rows.map((row) => decodeRow(runtime, this.database.dialect, row));
+    await populateRefs(this.database, this.runtimes, runtime, records);
+    return records;
+  }
+
+  /** Unique violations answer 409 (the record conflicts with another), other input errors 400. */
+  rejection(errors: InputError[], status: 400 | 409): HttpError {
+    return validationError(errors, status === 409 ? 'A record with the same value already exists' : 'Validation failed', status);
+  }
+
+  private async loadRow(runtime: EntityRuntime, scope: RecordScope, id: string) {
+    return this.database.first(
+      this.database.kysely
+        .selectFrom(runtime.table)
+        .select(runtime.selectColumns)
+        .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(runtime, scope, eb)]))
+        .compile(),
+    );
+  }
+
+  /** Ref ids in the input that point at no record the caller can see. */
+  private async missingRefs(runtime: EntityRuntime, context: RequestContext, input: Record<string, unknown>): Promise<InputError[]> {
+    const errors: InputError[] = [];
+    for (const field of runtime.refFields) {
+      const value = input[field.name];
+      const ids = field.type === 'array.ref' ? (Array.isArray(value) ? value : []) : isBlank(value) || value === undefined ? [] : [value];
+      if (ids.length === 0) continue;
+      const target = this.runtime(field.ref!.entity);
+      const scope: RecordScope = { tenantId: target.tenantColumn ? context.tenantId : null, ownerId: null };
+      const rows = await this.database.all(
+        this.database.kysely
+          .selectFrom(target.table)
+          .select('_id')
+          .where((eb) => eb.and([eb('_id', 'in', ids.map(String)), ...scopeConditions(target, scope, eb)]))
+          .compile(),
+      );
+      const existing = new Set(rows.map((row) => String(row._id)));
+      ids.forEach((id, index) => {
+        if (!existing.has(String(id))) {
+          errors.push({ field: field.type === 'array.ref' ? `${field.name}.${index}` : field.name, reason: REF_NOT_FOUND_REASON });
+        }
+      });
+    }
+    return errors;
+  }
+
+  /** Unique fields of the input already used by another record (per tenant unless uniqueGlobal). */
+  private async duplicates(runtime: EntityRuntime, input: Record<string, unknown>, tenant: unknown, exceptId: string | null): Promise<InputError[]> {
+    const errors: InputError[] = [];
+    for (const field of runtime.uniqueFields) {
+      const value = input[field.name];
+      if (value === undefined || value === null) continue;
+      if (await this.valueTaken(runtime, field, value, tenant, exceptId)) {
+        errors.push({ field: field.name, reason: field.validation.messages.unique ?? UNIQUE_REASON });
+      }
+    }
+    return errors;
+  }
+
+  private async valueTaken(runtime: EntityRuntime, field: FieldModel, value: unknown, tenant: unknown, exceptId: string | null) {
+    const column = runtime.columns.get(field.name)!;
+    const perTenant = runtime.tenantColumn !== null && !field.validation.uniqueGlobal;
+    const row = await this.database.first(
+      this.database.kysely
+        .selectFrom(runtime.table)
+        .select('_id')
+        .where((eb) => {
+          const parts = [eb(field.name, '=', this.database.dialect.encode(column.type, value))];
+          if (perTenant) parts.push(tenant === null ? eb(runtime.tenantColumn!, 'is', null) : eb(runtime.tenantColumn!, '=', tenant));
+          if (exceptId) parts.push(eb('_id', '!=', exceptId));
+          return eb.and(parts);
+        })
+        .limit(1)
+        .compile(),
+    );
+    return row !== undefined;
+  }
+}

@@ -1,0 +1,58 @@
+import { badRequest } from '../http/http-error.ts';
+import type { EntityRuntime } from './entity-runtime.ts';
+import { parseFilters, type ParsedFilter } from './parse-filters.ts';
+
+/** Largest page / find size; bigger reads go through export, which streams. */
+export const MAX_LIMIT = 10_000;
+
+export interface ListQuery {
+  /** 0 means no limit (export only). */
+  limit: number;
+  offset: number;
+  orderBy: string | null;
+  order: 'asc' | 'desc';
+  search: string | null;
+  filters: ParsedFilter[];
+}
+
+export type RawQuery = Record<string, string | undefined>;
+
+export interface ListQueryDefaults {
+  limit: number;
+  /** Upper bound for limit; export allows any (0 = all). */
+  maxLimit: number | null;
+  paged: boolean;
+}
+
+/** Reads page, limit, orderBy, order, search and filters; every bad value is a 400 naming it. */
+export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults: ListQueryDefaults): ListQuery {
+  const limit = readInteger(query.limit, 'limit', defaults.limit, defaults.maxLimit === null ? 0 : 1);
+  if (defaults.maxLimit !== null && limit > defaults.maxLimit) {
+    throw badRequest(`limit must be at most ${defaults.maxLimit}; got ${limit}`);
+  }
+  const page = defaults.paged ? readInteger(query.page, 'page', 1, 1) : 1;
+  const order = (query.order ?? 'asc').toLowerCase();
+  if (order !== 'asc' && order !== 'desc') throw badRequest(`order must be asc or desc; got "${query.order}"`);
+  const orderBy = query.orderBy?.trim() || null;
+  if (orderBy && !runtime.model.sortFields.includes(orderBy)) {
+    throw badRequest(`Cannot sort ${runtime.model.name} by "${orderBy}" (allowed: ${runtime.model.sortFields.join(', ')})`);
+  }
+  const search = query.search?.trim() || null;
+  return {
+    limit,
+    offset: (page - 1) * limit,
+    orderBy,
+    order,
+    search,
+    filters: parseFilters(runtime, query.filters),
+  };
+}
+
+function readInteger(raw: string | undefined, name: string, fallback: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw badRequest(`${name} must be an integer >= ${min}; got "${raw}"`);
+  }
+  return value;
+}

@@ -1,0 +1,122 @@
+import { FILTER_OPERATORS, type FieldModel, type FilterOperator } from '../../generator/model/entity-model.ts';
+import { badRequest } from '../http/http-error.ts';
+import type { EntityRuntime } from './entity-runtime.ts';
+
+export interface ParsedFilter {
+  column: string;
+  operator: FilterOperator;
+  /** One value, or the list for in / nin; coerced to the field's type. */
+  value: unknown;
+  /** The column holds a JSON list: eq / in mean "contains". */
+  list: boolean;
+}
+
+const OPERATORS = new Set<string>(FILTER_OPERATORS);
+const LIST_OPERATORS = new Set<FilterOperator>(['eq', 'ne', 'in', 'nin']);
+const ORDER_OPERATORS = new Set<FilterOperator>(['gt', 'gte', 'lt', 'lte']);
+
+/**
+ * Parses `field;operator;value` filters joined by `|` (spec §7). Only the model's filterFields
+ * may be filtered; values are coerced per field type and anything malformed is a 400 that
+ * names the offending filter.
+ */
+export function parseFilters(runtime: EntityRuntime, raw: string | undefined): ParsedFilter[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  const filters: ParsedFilter[] = [];
+  for (const part of raw.split('|')) {
+    if (part.trim() === '') continue;
+    const first = part.indexOf(';');
+    const second = first < 0 ? -1 : part.indexOf(';', first + 1);
+    if (second < 0) throw badRequest(`Malformed filter "${part}": expected field;operator;value`);
+    const field = part.slice(0, first).trim();
+    const operator = part.slice(first + 1, second).trim();
+    // The value is everything after the second ';', so values may contain ';'.
+    const value = part.slice(second + 1);
+    if (!runtime.model.filterFields.includes(field)) {
+      throw badRequest(`Unknown filter field "${field}" for ${runtime.model.name} (allowed: ${runtime.model.filterFields.join(', ')})`);
+    }
+    if (!OPERATORS.has(operator)) {
+      throw badRequest(`Unknown filter operator "${operator}" in filter "${part}" (allowed: ${FILTER_OPERATORS.join(', ')})`);
+    }
+    filters.push(buildFilter(runtime, field, operator as FilterOperator, value, part));
+  }
+  return filters;
+}
+
+function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOperator, raw: string, part: string): ParsedFilter {
+  const kind = valueKind(runtime, field);
+  const list = kind.list;
+  if (list && !LIST_OPERATORS.has(operator)) {
+    throw badRequest(`Filter "${part}": operator ${operator} does not apply to the list field ${field}`);
+  }
+  if (operator === 'like') {
+    if (kind.scalar !== 'string') throw badRequest(`Filter "${part}": like applies only to text fields`);
+    return { column: field, operator, value: raw, list };
+  }
+  if (ORDER_OPERATORS.has(operator) && kind.scalar === 'boolean') {
+    throw badRequest(`Filter "${part}": ${operator} does not apply to the boolean field ${field}`);
+  }
+  const coerce = (text: string) => coerceValue(kind.scalar, text, kind.values, part);
+  if (operator === 'in' || operator === 'nin') {
+    const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    if (items.length === 0) throw badRequest(`Filter "${part}": ${operator} needs at least one value`);
+    return { column: field, operator, value: items.map(coerce), list };
+  }
+  return { column: field, operator, value: coerce(raw), list };
+}
+
+type Scalar = 'string' | 'number' | 'boolean' | 'timestamp';
+
+function valueKind(runtime: EntityRuntime, field: string): { scalar: Scalar; list: boolean; values: string[] | null } {
+  if (field === '_id') return { scalar: 'string', list: false, values: null };
+  if (field === 'createdAt' || field === 'updatedAt') return { scalar: 'timestamp', list: false, values: null };
+  const model: FieldModel | undefined = runtime.fields.get(field);
+  if (!model) {
+    // The tenant column of a scoped entity is filterable only when declared as a field.
+    throw badRequest(`Unknown filter field "${field}"`);
+  }
+  const list = model.type.startsWith('array.');
+  switch (model.type) {
+    case 'number':
+    case 'array.number':
+      return { scalar: 'number', list, values: null };
+    case 'boolean':
+      return { scalar: 'boolean', list, values: null };
+    case 'date':
+      return { scalar: 'timestamp', list, values: null };
+    case 'enum':
+    case 'array.enum':
+      return { scalar: 'string', list, values: model.values };
+    case 'object':
+    case 'array.object':
+    case 'file':
+    case 'fullFile':
+      throw badRequest(`Field "${field}" holds objects and cannot be filtered`);
+    default:
+      return { scalar: 'string', list, values: null };
+  }
+}
+
+function coerceValue(scalar: Scalar, text: string, values: string[] | null, part: string): unknown {
+  switch (scalar) {
+    case 'number': {
+      const number = text.trim() === '' ? Number.NaN : Number(text);
+      if (!Number.isFinite(number)) throw badRequest(`Filter "${part}": "${text}" is not a number`);
+      return number;
+    }
+    case 'boolean':
+      if (text === 'true') return true;
+      if (text === 'false') return false;
+      throw badRequest(`Filter "${part}": "${text}" is not true or false`);
+    case 'timestamp': {
+      const time = Date.parse(text);
+      if (Number.isNaN(time)) throw badRequest(`Filter "${part}": "${text}" is not an ISO date`);
+      return new Date(time).toISOString();
+    }
+    default:
+      if (values && !values.includes(text)) {
+        throw badRequest(`Filter "${part}": "${text}" is not one of ${values.join(', ')}`);
+      }
+      return text;
+  }
+}

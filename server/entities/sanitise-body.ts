@@ -1,0 +1,40 @@
+import { SYSTEM_FIELDS } from '../../generator/model/entity-model.ts';
+import { HttpError } from '../http/http-error.ts';
+import type { EntityRuntime } from './entity-runtime.ts';
+import { isPlainObject } from './entity-validator.ts';
+
+const SYSTEM = new Set<string>(SYSTEM_FIELDS);
+
+/**
+ * Prepares a create/update body for validation. Forms send copies of rows, so system fields
+ * (_id, createdAt, updatedAt, the tenant column) and readonly fields are dropped silently, and
+ * populated refs ({ _id, name }) are reduced to their ids. Any other unknown property stays,
+ * so validation rejects it by name.
+ */
+export function sanitiseBody(runtime: EntityRuntime, body: unknown): Record<string, unknown> {
+  if (!isPlainObject(body)) throw new HttpError(400, 'The request body must be a JSON object');
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    const field = runtime.fields.get(key);
+    if (!field) {
+      if (SYSTEM.has(key) || key === runtime.tenantColumn) continue;
+      out[key] = value;
+      continue;
+    }
+    if (field.readonly) continue;
+    if (field.type === 'ref') out[key] = refId(value);
+    else if (field.type === 'array.ref') out[key] = Array.isArray(value) ? value.map(refId).filter((id) => id !== null) : value;
+    else out[key] = value;
+  }
+  return out;
+}
+
+/** A ref given as an id, a {_id} / {id} object, or nothing ('' and null both clear it). */
+export function refId(value: unknown): unknown {
+  if (value === '' || value === null || value === undefined) return null;
+  if (isPlainObject(value)) {
+    const id = value._id ?? value.id;
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : value;
+  }
+  return typeof value === 'number' ? String(value) : value;
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { HttpError, badRequest, notFound } from '../http/http-error.ts';
+import { DIR_NAME, resolveInside } from './resolve-inside.ts';
+import { sanitiseFilename, storedFileName } from './stored-file-name.ts';
+
+export interface UploadedFile {
+  /** The client's name, sanitised. */
+  filename: string;
+  /** Relative to DATA_DIR, with forward slashes. */
+  filepath: string;
+  size: number;
+  mimetype: string;
+  url: string;
+}
+
+export const FILES_URL_PREFIX = '/files/';
+
+/**
+ * Uploads (POST /api/file/:dir, default dir "files") stored under DATA_DIR/<dir>/<yyyy>/<mm>/
+ * with a generated name, and GET /files/* serving them (and exports) back, never outside
+ * DATA_DIR.
+ */
+export function registerFileRoutes(app: FastifyInstance, dataDir: string): void {
+  const upload = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
+    if (!DIR_NAME.test(dir)) throw badRequest(`dir must match ${DIR_NAME.source}; got "${dir}"`);
+    if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
+    const part = await request.file();
+    if (!part || part.fieldname !== 'file') throw badRequest('The multipart body has no "file" field');
+    const now = new Date();
+    const relativeDir = [dir, String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0')];
+    const name = storedFileName(part.filename);
+    const absoluteDir = path.join(dataDir, ...relativeDir);
+    await fs.promises.mkdir(absoluteDir, { recursive: true });
+    const target = path.join(absoluteDir, name);
+    try {
+      await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx' }));
+      if (part.file.truncated) throw new HttpError(413, 'The file is larger than the upload limit');
+    } catch (error) {
+      await fs.promises.rm(target, { force: true });
+      throw error;
+    }
+    const { size } = await fs.promises.stat(target);
+    const filepath = [...relativeDir, name].join('/');
+    return {
+      filename: sanitiseFilename(part.filename),
+      filepath,
+      size,
+      mimetype: part.mimetype,
+      url: FILES_URL_PREFIX + filepath,
+    };
+  };
+
+  app.post('/api/file', async (request, reply) => {
+    reply.status(201);
+    return upload(request, 'files');
+  });
+  app.post<{ Params: { dir: string } }>('/api/file/:dir', async (request, reply) => {
+    reply.status(201);
+    return upload(request, request.params.dir);
+  });
+
+  app.get<{ Params: { '*': string } }>(`${FILES_URL_PREFIX}*`, async (request, reply) => {
+    const file = await resolveInside(dataDir, request.params['*']);
+    if (!file) throw notFound('File not found');
+    // Uploaded content is the user's: never let a browser run it as a page of this origin.
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Content-Security-Policy', "default-src 'none'; sandbox");
+    return reply.sendFile(path.relative(fs.realpathSync(dataDir), file), fs.realpathSync(dataDir));
+  });
+}

@@ -1,0 +1,21 @@
+import type { FastifyRequest } from 'fastify';
+import { HttpError } from '../http/http-error.ts';
+
+export interface UploadedContent {
+  filename: string;
+  mimetype: string;
+  content: Buffer;
+}
+
+/**
+ * The multipart field `file` of a request, read into memory (imports parse it whole; the size
+ * limit of @fastify/multipart bounds it). Not multipart -> 415; no `file` field -> 400.
+ */
+export async function readUploadedFile(request: FastifyRequest): Promise<UploadedContent> {
+  if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
+  const part = await request.file();
+  if (!part || part.fieldname !== 'file') throw new HttpError(400, 'The multipart body has no "file" field');
+  // toBuffer throws the plugin's 413 error when the file exceeds the configured limit.
+  const content = await part.toBuffer();
+  return { filename: part.filename, mimetype: part.mimetype, content };
+}

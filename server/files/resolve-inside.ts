@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const DIR_NAME = /^[a-zA-Z0-9_-]+$/;
+
+/**
+ * Resolves a URL path (already percent-decoded once by the router) to a file under `root`, or
+ * null when it could escape it or reach something not meant to be served. Checks are layered:
+ * lexical (no NUL, backslash, '..', absolute paths, leftover encodings, dotfiles), then the
+ * resolved path, then the real path (a symlink cannot lead out either).
+ */
+export async function resolveInside(root: string, requested: string): Promise<string | null> {
+  if (!requested || requested.includes('\0') || requested.includes('\\') || /%[0-9a-f]{2}/i.test(requested)) return null;
+  if (requested.startsWith('/') || path.isAbsolute(requested)) return null;
+  const segments = requested.split('/');
+  // Served files always live in a named folder (uploads, exports): the database file and its
+  // WAL at the root of DATA_DIR are never reachable.
+  if (segments.length < 2 || !DIR_NAME.test(segments[0])) return null;
+  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.startsWith('.'))) return null;
+  const rootReal = await fs.promises.realpath(root).catch(() => null);
+  if (!rootReal) return null;
+  const resolved = path.resolve(rootReal, ...segments);
+  if (!resolved.startsWith(rootReal + path.sep)) return null;
+  const real = await fs.promises.realpath(resolved).catch(() => null);
+  if (!real || !real.startsWith(rootReal + path.sep)) return null;
+  const stat = await fs.promises.stat(real).catch(() => null);
+  return stat?.isFile() ? real : null;
+}

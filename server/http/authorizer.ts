@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import type { RequestContext } from './request-context.ts';
+
+/** What a route needs, declared in its `config.permission` (see authorize-route.ts). */
+export interface RoutePermission {
+  /** Entity name, for messages and for authorizers that reason per entity. */
+  entity: string;
+  action: 'view' | 'create' | 'update' | 'delete';
+  /** The permission the model names for this action (e.g. bot:view). */
+  permission: string;
+  /**
+   * Permissions that also grant it: the entity's :manage, and its "own" variant
+   * (userApiKey:myView) which then limits the caller to their own records.
+   */
+  alternatives: string[];
+}
+
+export type AuthorizationResult = 'allow' | 'deny' | 'unauthenticated';
+
+/** Decides whether a request may run a route. The identity issue supplies the real one. */
+export type Authorizer = (input: {
+  request: FastifyRequest;
+  context: RequestContext;
+  required: RoutePermission;
+}) => AuthorizationResult | Promise<AuthorizationResult>;
+
+/** Until identity exists every request is let through (and runs as platform administrator). */
+export const allowAllAuthorizer: Authorizer = () => 'allow';

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyMultipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { ServerConfig } from '../config.ts';
+import { openDatabase, type Database } from '../db/database.ts';
+import { migrateEntities } from '../db/migrate-entities.ts';
+import { entities as generatedEntities } from '../generated/entities.ts';
+import { schemas as generatedSchemas, type EntitySchemas } from '../generated/schemas.ts';
+import { createEntityAjv } from '../entities/ajv-instance.ts';
+import { EntityExporter } from '../entities/entity-exporter.ts';
+import { EntityImporter } from '../entities/entity-importer.ts';
+import { registerEntityRoutes } from '../entities/entity-routes.ts';
+import { buildEntityRuntimes } from '../entities/entity-runtime.ts';
+import { EntityService } from '../entities/entity-service.ts';
+import { registerFileRoutes } from '../files/file-routes.ts';
+import { registerRouteAuthorization } from './authorize-route.ts';
+import { allowAllAuthorizer, type Authorizer } from './authorizer.ts';
+import { registerErrorHandler } from './error-handler.ts';
+import { registerHealthRoute } from './health-route.ts';
+import { platformAdminResolver, type ContextResolver, type RequestContext } from './request-context.ts';
+import { registerConsole } from './serve-console.ts';
+
+export interface CreateServerOptions {
+  config: ServerConfig;
+  /** Entity models; default: the generated ones (tests pass modified copies). */
+  entities?: EntityModelMap;
+  schemas?: Record<string, EntitySchemas>;
+  /** Permission check of every entity route; default lets everything through. */
+  authorizer?: Authorizer;
+  /** Who is calling; default: platform administrator. The identity issue reads the token here. */
+  resolveContext?: ContextResolver;
+  /** false silences logs (tests); default: pino at config.logLevel. */
+  logger?: boolean;
+}
+
+export interface ForjaServer {
+  app: FastifyInstance;
+  database: Database;
+  service: EntityService;
+}
+
+/** Builds the API (and console) server: database ready and migrated before it returns. */
+export async function createServer(options: CreateServerOptions): Promise<FastifyInstance> {
+  return (await createForjaServer(options)).app;
+}
+
+export async function createForjaServer(options: CreateServerOptions): Promise<ForjaServer> {
+  const { config } = options;
+  const entities = options.entities ?? generatedEntities;
+  const schemas = options.schemas ?? generatedSchemas;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: config.logLevel },
+    // JSON bodies of entities are small; files go through multipart with their own limit.
+    bodyLimit: 5 * 1024 * 1024,
+  });
+  // Bodies are JSON (or multipart for files); plain text would only reach handlers to fail there,
+  // so without its parser Fastify answers 415 itself.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandler(app);
+
+  fs.mkdirSync(config.dataDir, { recursive: true });
+  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  app.addHook('onClose', async () => database.close());
+  const models = Object.values(entities);
+  await migrateEntities(database, models, app.log);
+  const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
+  const service = new EntityService(database, runtimes);
+
+  const resolveContext = options.resolveContext ?? platformAdminResolver;
+  app.decorateRequest('context', null as unknown as RequestContext);
+  app.addHook('onRequest', async (request) => {
+    request.context = await resolveContext(request);
+  });
+  registerRouteAuthorization(app, options.authorizer ?? allowAllAuthorizer);
+
+  await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20 } });
+  // Only for reply.sendFile of /files/*; the routes themselves decide what may be served.
+  await app.register(fastifyStatic, { root: config.dataDir, serve: false });
+
+  registerHealthRoute(app);
+  registerEntityRoutes(app, models, {
+    service,
+    exporter: new EntityExporter(database, service, config.dataDir, app.log),
+    importer: new EntityImporter(database, service),
+  });
+  registerFileRoutes(app, config.dataDir);
+  await registerConsole(app, config.distDir);
+  return { app, database, service };
+}

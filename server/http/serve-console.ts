@@ -1,0 +1,27 @@
+import fs from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { notFound } from './http-error.ts';
+
+/** Paths that are never the single-page app: unknown ones there are a real 404. */
+const API_PREFIXES = ['/api/', '/files/'];
+
+/**
+ * Serves the built console from distDir at / with a single-page fallback (any other GET that
+ * accepts HTML gets index.html, so deep links like /crud/bot load the app). Without distDir
+ * (API-only, tests) everything unknown is a 404 in the error shape.
+ */
+export async function registerConsole(app: FastifyInstance, distDir: string): Promise<void> {
+  const hasConsole = fs.existsSync(`${distDir}/index.html`);
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: distDir, prefix: '/', decorateReply: false, wildcard: true, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    const isApi = url === '/api' || url === '/files' || API_PREFIXES.some((prefix) => url.startsWith(prefix));
+    if (hasConsole && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      return reply.type('text/html').send(fs.createReadStream(`${distDir}/index.html`));
+    }
+    throw notFound(`Route ${request.method} ${url} not found`);
+  });
+}
