@@ -1,0 +1,32 @@
+/** One indexed fragment, the shape of KnowledgeSource.chunks[] (product spec §3). */
+export interface Chunk {
+  content: string;
+  /** sha256 hex of `content`: the identity used by incremental training. */
+  hash: string;
+  category: string;
+  tags: string[];
+}
+
+/** A chunk headed for the index, labelled with where it came from (shown in traces). */
+export interface SourcedChunk {
+  content: string;
+  hash: string;
+  /** Source name, text title, file name or URL. */
+  source: string;
+}
+
+/** One search hit; `score` is in 0..1, see server/rag/README.md for what it means. */
+export interface SearchResult {
+  content: string;
+  score: number;
+  source: string;
+  hash: string;
+}
+
+export interface SearchOptions {
+  maxResults: number;
+  scoreThreshold: number;
+}
+
+/** Called while training: `done` of `total` chunks processed. */
+export type ProgressCallback = (progress: { done: number; total: number }) => void;
