@@ -1,7 +1,7 @@
 import type { EntityModel } from '../../generator/model/entity-model.ts';
 
 export type {
-  FieldModel, FieldType, FilterModel, FilterOperator, SectionModel, RowActionModel, Condition, FileFormat, SortOrder,
+  FieldModel, FieldType, FilterModel, FilterOperator, SectionModel, RowActionModel, Condition, FileFormat, SortOrder, RefModel,
 } from '../../generator/model/entity-model.ts';
 
 /** The entity model as the browser receives it: everything but the server's storage details. */

@@ -1,0 +1,42 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import type { EntityProvider } from '../providers/entity-provider.ts';
+import type { ClientEntityModel } from '../model/client-entity-model.ts';
+import type { FileUploader } from '../transport/rest-transport.ts';
+import type { OverrideRegistry } from '../overrides/override-registry.ts';
+
+export type AnyEntityProvider = EntityProvider<Record<string, unknown>, Record<string, unknown>>;
+
+/** What the generic runtime needs from the app: data access, models for refs, overrides. */
+export interface RuntimeServices {
+  /** Keyed by entity name (src/generated/providers.ts createProviders()). */
+  providers: Readonly<Record<string, unknown>>;
+  /** Keyed by entity name, used to resolve ref fields' entities. */
+  entities: Readonly<Record<string, ClientEntityModel>>;
+  uploader: FileUploader;
+  /** Lazy loaders of each entity's form JSON Schema + UI schema (src/generated/forms.ts). */
+  forms: Readonly<Record<string, () => Promise<{ schema: Record<string, unknown>; uiSchema: Record<string, unknown> }>>>;
+  overrides: OverrideRegistry;
+}
+
+const RuntimeContext = createContext<RuntimeServices | null>(null);
+
+export function RuntimeProvider({ services, children }: { services: RuntimeServices; children: ReactNode }) {
+  return <RuntimeContext.Provider value={services}>{children}</RuntimeContext.Provider>;
+}
+
+export function useRuntime(): RuntimeServices {
+  const services = useContext(RuntimeContext);
+  if (!services) throw new Error('Forja runtime used outside <RuntimeProvider>');
+  return services;
+}
+
+/** Fails loudly: a model naming an entity without a provider is a wiring bug, not a runtime state. */
+export function requireProvider(services: Pick<RuntimeServices, 'providers'>, entity: string): AnyEntityProvider {
+  const provider = services.providers[entity];
+  if (!provider) throw new Error(`Provider for entity "${entity}" not found`);
+  return provider as AnyEntityProvider;
+}
+
+export function useEntityProvider(entity: string): AnyEntityProvider {
+  return requireProvider(useRuntime(), entity);
+}

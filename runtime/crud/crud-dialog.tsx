@@ -1,0 +1,94 @@
+import { useRef } from 'react';
+import { Alert, Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { Widget } from '@rjsf/utils';
+import { useTranslation } from 'react-i18next';
+import type { ClientEntityModel } from '../model/client-entity-model.ts';
+import { useRuntime } from '../context/runtime-context.tsx';
+import { EntityForm, type EntityFormHandle } from '../form/entity-form.tsx';
+import type { FormOverride } from '../overrides/override-registry.ts';
+import type { CrudDialogState } from './crud-dialog-state.ts';
+import type { EntityRecord } from './prepare-record.ts';
+
+export interface CrudDialogProps {
+  model: ClientEntityModel;
+  state: CrudDialogState;
+  onSubmit: (data: EntityRecord, validate: () => boolean) => void;
+  onCancel: () => void;
+  form?: FormOverride;
+  fieldWidgets?: Record<string, Widget>;
+}
+
+/** The one dialog for view, create, edit and delete, sized by the entity's dialog settings. */
+export function CrudDialog({ model, state, onSubmit, onCancel, form: FormComponent = EntityForm, fieldWidgets }: CrudDialogProps) {
+  const { t } = useTranslation();
+  const { forms } = useRuntime();
+  const handle = useRef<EntityFormHandle>(null);
+  const operation = state.operation;
+  const loader = forms[model.name];
+  if (!loader) throw new Error(`Form schemas for entity "${model.name}" not found`);
+  const schemas = useQuery({ queryKey: ['form-schemas', model.name], queryFn: loader, staleTime: Infinity, enabled: operation !== null });
+
+  return (
+    <Modal
+      opened={operation !== null}
+      onClose={onCancel}
+      title={operation ? t(`crud.title.${operation}`, { entity: t(model.label) }) : undefined}
+      fullScreen={model.dialog.fullscreen}
+      size={model.dialog.maxWidth ?? 'lg'}
+      zIndex={model.dialog.zIndex}
+      closeOnClickOutside={!state.loading}
+    >
+      {operation && (
+        <Stack>
+          {state.error && (
+            <Alert color="red" role="alert">
+              {t(state.error)}
+            </Alert>
+          )}
+          {operation === 'delete' && <Text>{t('crud.confirmDelete')}</Text>}
+          {schemas.data ? (
+            <FormComponent
+              // A new record (or operation) starts a fresh form.
+              key={`${operation}:${String(state.record?._id ?? '')}`}
+              model={model}
+              schemas={schemas.data}
+              operation={operation}
+              initialData={state.record ?? {}}
+              fieldErrors={state.fieldErrors}
+              handle={handle}
+              fieldWidgets={fieldWidgets}
+              id={`crud-form-${model.name}`}
+            />
+          ) : (
+            <Center py="xl">
+              <Loader />
+            </Center>
+          )}
+          <Group justify="flex-end">
+            {operation === 'view' ? (
+              // Submitting a view just closes it, reported as "viewed" (spec §4).
+              <Button variant="default" onClick={() => onSubmit(state.record ?? {}, () => true)}>
+                {t('crud.close')}
+              </Button>
+            ) : (
+              <>
+                <Button variant="default" onClick={onCancel} disabled={state.loading}>
+                  {t('crud.cancel')}
+                </Button>
+                <Button
+                  color={operation === 'delete' ? 'red' : undefined}
+                  loading={state.loading}
+                  disabled={!schemas.data}
+                  onClick={() => onSubmit(handle.current?.getData() ?? {}, () => handle.current?.validate() ?? false)}
+                >
+                  {t(operation === 'delete' ? 'crud.delete' : operation === 'create' ? 'crud.create' : 'crud.submit')}
+                </Button>
+              </>
+            )}
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}

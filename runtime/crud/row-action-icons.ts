@@ -1,0 +1,19 @@
+import {
+  IconEraser, IconLock, IconMessageChatbot, IconQrcode, IconSchool, IconSearch, type Icon,
+} from '@tabler/icons-react';
+
+/** Icons of manifest row actions by their manifest name; explicit so the bundle holds only these. */
+export const rowActionIcons: Readonly<Record<string, Icon>> = {
+  qrcode: IconQrcode,
+  'message-chatbot': IconMessageChatbot,
+  school: IconSchool,
+  eraser: IconEraser,
+  search: IconSearch,
+  lock: IconLock,
+};
+
+export function requireRowActionIcon(name: string): Icon {
+  const icon = rowActionIcons[name];
+  if (!icon) throw new Error(`Row action icon "${name}" is not registered in runtime/crud/row-action-icons.ts`);
+  return icon;
+}

@@ -1,0 +1,56 @@
+import { Anchor, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { ExportFile } from '../providers/queries.ts';
+
+export interface ExportEntry {
+  key: number;
+  format: string;
+  /** Null while the export runs. */
+  file: ExportFile | null;
+}
+
+/** The export list under the table (spec §2): Link, Rows and Time, with Clear and Close. */
+export function ExportPanel(props: { entries: ExportEntry[]; onClear: () => void; onClose: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Paper withBorder p="sm" mt="md" aria-label={t('crud.export.title')}>
+      <Group justify="space-between" mb="xs">
+        <Title order={5}>{t('crud.export.title')}</Title>
+        <Group gap="xs">
+          <Button size="xs" variant="default" onClick={props.onClear}>
+            {t('crud.export.clear')}
+          </Button>
+          <Button size="xs" variant="default" onClick={props.onClose}>
+            {t('crud.export.close')}
+          </Button>
+        </Group>
+      </Group>
+      <Table>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('crud.export.link')}</Table.Th>
+            <Table.Th>{t('crud.export.rows')}</Table.Th>
+            <Table.Th>{t('crud.export.time')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {props.entries.map((entry) => (
+            <Table.Tr key={entry.key}>
+              <Table.Td>
+                {entry.file ? (
+                  <Anchor href={entry.file.url} target="_blank" rel="noreferrer">
+                    {`${t('crud.export.download')} ${entry.format}`}
+                  </Anchor>
+                ) : (
+                  <Text size="sm" c="dimmed">{t('crud.export.pending')}</Text>
+                )}
+              </Table.Td>
+              <Table.Td>{entry.file?.rowCount ?? ''}</Table.Td>
+              <Table.Td>{entry.file ? `${entry.file.time} ms` : ''}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Paper>
+  );
+}

@@ -1,0 +1,126 @@
+import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
+import Form from '@rjsf/core';
+import { TranslatableString, type RJSFSchema, type Widget } from '@rjsf/utils';
+import { useTranslation } from 'react-i18next';
+import type { ClientEntityModel } from '../model/client-entity-model.ts';
+import { useCan } from '../permissions/permissions-context.tsx';
+import type { CrudOperation } from '../crud/crud-dialog-state.ts';
+import type { EntityRecord } from '../crud/prepare-record.ts';
+import { formValidator } from './form-validator.ts';
+import { formFields, formTemplates, formWidgets } from './form-registry.ts';
+import { prepareFormSchemas, type FormSchemas } from './prepare-form-schemas.ts';
+import { createErrorTransformer } from './translate-errors.ts';
+import { toExtraErrors } from './to-extra-errors.ts';
+import { hiddenRootFields, withoutFields } from './visibility.ts';
+import { toFormData } from './to-form-data.ts';
+import type { EntityFormContext } from './entity-form-context.ts';
+
+export interface EntityFormHandle {
+  /** Runs schema validation, shows the errors, and says whether the data is valid. */
+  validate(): boolean;
+  /** The current data, without values of hidden fields. */
+  getData(): EntityRecord;
+}
+
+export interface EntityFormProps {
+  model: ClientEntityModel;
+  /** The generated JSON Schema + UI schema (src/generated/forms.ts loaders). */
+  schemas: FormSchemas;
+  operation: CrudOperation;
+  initialData: EntityRecord;
+  /** Server input errors by field path, shown on their fields. */
+  fieldErrors?: Record<string, string[]>;
+  onChange?: (data: EntityRecord) => void;
+  handle?: Ref<EntityFormHandle>;
+  /** Per-field widget overrides (override registry fieldWidgets). */
+  fieldWidgets?: Record<string, Widget>;
+  id?: string;
+}
+
+const NO_FIELD_WIDGETS: Record<string, Widget> = {};
+const NO_ERRORS: Record<string, string[]> = {};
+
+/** The generated schemas rendered with RJSF + Mantine widgets (spec §2, §3, §5). */
+export function EntityForm(props: EntityFormProps) {
+  const { model, schemas, operation, fieldWidgets = NO_FIELD_WIDGETS, fieldErrors = NO_ERRORS } = props;
+  const { t, i18n } = useTranslation();
+  const can = useCan();
+  const readonly = operation === 'view' || operation === 'delete';
+  const mode = readonly ? 'readonly' : operation === 'create' ? 'create' : 'edit';
+  const language = i18n.language;
+
+  const prepared = useMemo(() => {
+    const result = prepareFormSchemas(schemas, { model, translate: (key) => t(key), can, mode });
+    for (const name of Object.keys(fieldWidgets)) {
+      const ui = (result.uiSchema[name] ??= {}) as Record<string, unknown>;
+      ui['ui:widget'] = fieldWidgets[name];
+    }
+    return result;
+    // `language` re-translates titles when the user switches locale.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [schemas, model, can, mode, fieldWidgets, language]);
+
+  const rootFields = useMemo(() => Object.keys((prepared.schema.properties ?? {}) as object), [prepared]);
+  const transformErrors = useMemo(() => createErrorTransformer(prepared.schema, (key, values) => t(key, (values ?? {}) as Record<string, string>)), [prepared, t]);
+  const extraErrors = useMemo(() => toExtraErrors(fieldErrors, (reason) => t(reason)), [fieldErrors, t]);
+  const formContext = useMemo<EntityFormContext>(() => ({ can }), [can]);
+  const translateString = useCallback(
+    (key: TranslatableString, params?: string[]) => {
+      if (key === TranslatableString.AddItemButton || key === TranslatableString.AddButton) return t('form.add');
+      if (key === TranslatableString.RemoveButton) return t('form.remove');
+      return params ? params.reduce((text, param, index) => text.replace(`%${index + 1}`, param), key as string) : key;
+    },
+    [t],
+  );
+
+  const [formData, setFormData] = useState<EntityRecord>(() => toFormData(props.initialData, prepared.schema));
+  const dataRef = useRef(formData);
+  const formRef = useRef<Form>(null);
+  const onChangeProp = props.onChange;
+
+  const handleChange = useCallback(
+    (event: { formData?: EntityRecord }) => {
+      const data = event.formData ?? {};
+      const next = withoutFields(data, hiddenRootFields(prepared.uiSchema, rootFields, data));
+      dataRef.current = next;
+      setFormData(next);
+      onChangeProp?.(next);
+    },
+    [prepared, rootFields, onChangeProp],
+  );
+
+  useImperativeHandle(
+    props.handle,
+    () => ({
+      validate: () => formRef.current?.validateForm() ?? false,
+      getData: () => dataRef.current,
+    }),
+    [],
+  );
+
+  return (
+    <Form
+      ref={formRef}
+      id={props.id}
+      schema={prepared.schema as RJSFSchema}
+      uiSchema={prepared.uiSchema}
+      formData={formData}
+      validator={formValidator}
+      widgets={formWidgets}
+      fields={formFields}
+      templates={formTemplates}
+      formContext={formContext}
+      transformErrors={transformErrors}
+      extraErrors={extraErrors}
+      translateString={translateString}
+      onChange={handleChange}
+      readonly={readonly}
+      showErrorList={false}
+      noHtml5Validate
+      // Submission is the dialog's (CrudPage): Enter in a field must not post the form.
+      onSubmit={() => undefined}
+    >
+      <></>
+    </Form>
+  );
+}

@@ -1,0 +1,81 @@
+import type { ClientEntityModel, FieldModel } from '../model/client-entity-model.ts';
+import type { Can } from '../permissions/permissions-context.tsx';
+import { uiOptionsOf } from './visibility.ts';
+
+type Json = Record<string, unknown>;
+type Translate = (key: string) => string;
+
+export interface FormSchemas {
+  schema: Json;
+  uiSchema: Json;
+}
+
+export interface PrepareOptions {
+  model: ClientEntityModel;
+  translate: Translate;
+  can: Can;
+  /** Edit forms drop "required on create" rules (a user's password). */
+  mode: 'create' | 'edit' | 'readonly';
+}
+
+/**
+ * Turns the generated schemas into what RJSF renders: titles, descriptions and help translated
+ * (they are i18n keys), fields the user lacks the permission for removed, enum option labels and
+ * custom fields attached to the UI schema. Pure and memoised by the caller (per language/mode).
+ */
+export function prepareFormSchemas(source: FormSchemas, options: PrepareOptions): FormSchemas {
+  const { model, translate, can, mode } = options;
+  const schema = translateSchema(structuredClone(source.schema), translate);
+  const uiSchema = structuredClone(source.uiSchema);
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+
+  for (const [name, ui] of Object.entries(uiSchema)) {
+    if (name.startsWith('ui:') || !ui || typeof ui !== 'object') continue;
+    const permission = uiOptionsOf(ui as Json).permission as string | undefined;
+    if (permission && !can(permission)) {
+      delete properties[name];
+      delete uiSchema[name];
+      schema.required = ((schema.required as string[] | undefined) ?? []).filter((required) => required !== name);
+    }
+  }
+  if (mode !== 'create') {
+    const onlyOnCreate = new Set(model.fields.filter((field) => field.validation.requiredOnCreate).map((field) => field.name));
+    schema.required = ((schema.required as string[] | undefined) ?? []).filter((name) => !onlyOnCreate.has(name));
+  }
+  decorateUi(uiSchema, model.fields, translate);
+  return { schema, uiSchema };
+}
+
+function translateSchema(node: Json, translate: Translate): Json {
+  if (typeof node.title === 'string') node.title = translate(node.title);
+  if (typeof node.description === 'string') node.description = translate(node.description);
+  for (const child of Object.values((node.properties ?? {}) as Record<string, Json>)) translateSchema(child, translate);
+  if (node.items && typeof node.items === 'object' && !Array.isArray(node.items)) translateSchema(node.items as Json, translate);
+  return node;
+}
+
+/** Walks the UI schema beside the model fields (objectFields for nested ones). */
+function decorateUi(uiSchema: Json, fields: readonly FieldModel[], translate: Translate): void {
+  for (const field of fields) {
+    const ui = uiSchema[field.name] as Json | undefined;
+    if (!ui) continue;
+    const options = { ...uiOptionsOf(ui) };
+    // The hint is the schema description, shown by each input under its label; ui:help would repeat it.
+    delete ui['ui:help'];
+    if (typeof options.placeholder === 'string') {
+      ui['ui:placeholder'] = translate(options.placeholder);
+      delete options.placeholder;
+    }
+    if (field.valueLabels) options.valueLabels = field.valueLabels;
+    // Object-typed values with a widget are whole-value custom fields for RJSF, not widgets.
+    if (ui['ui:widget'] === 'fullFile') {
+      ui['ui:field'] = 'fullFile';
+      delete ui['ui:widget'];
+    }
+    ui['ui:options'] = options;
+    if (field.objectFields) {
+      const nested = field.type === 'array.object' ? (ui.items as Json | undefined) : ui;
+      if (nested) decorateUi(nested, field.objectFields, translate);
+    }
+  }
+}

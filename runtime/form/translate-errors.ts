@@ -1,0 +1,50 @@
+import type { RJSFValidationError } from '@rjsf/utils';
+
+type Schema = Record<string, unknown>;
+
+/** AJV keyword -> manifest rule name whose message key x-messages holds. */
+const RULE_BY_KEYWORD: Record<string, string> = {
+  required: 'required',
+  pattern: 'pattern',
+  minLength: 'minLength',
+  maxLength: 'maxLength',
+  minimum: 'min',
+  maximum: 'max',
+  exclusiveMinimum: 'min',
+  exclusiveMaximum: 'max',
+  multipleOf: 'integer',
+  format: 'format',
+  enum: 'enum',
+  minItems: 'minItems',
+  maxItems: 'maxItems',
+};
+
+/** The sub-schema at an RJSF property path (".chunks.0.content"), following items for indexes. */
+export function schemaAtPath(schema: Schema, path: string): Schema | null {
+  let node: Schema | null = schema;
+  for (const segment of path.split('.').filter(Boolean)) {
+    if (!node) return null;
+    if (/^\d+$/.test(segment) && node.items) node = node.items as Schema;
+    else node = ((node.properties as Record<string, Schema> | undefined)?.[segment]) ?? null;
+  }
+  return node;
+}
+
+/**
+ * Replaces AJV's English messages with the field's x-messages key for the failed rule, translated
+ * with {{min}} / {{max}} from the rule's limit; unknown rules say validation.invalidValue.
+ */
+export function createErrorTransformer(schema: Schema, translate: (key: string, values?: Record<string, unknown>) => string) {
+  return (errors: RJSFValidationError[]): RJSFValidationError[] =>
+    errors
+      // if/then branches report a generic "must match then schema"; the required error beside it says it all.
+      .filter((error) => error.name !== 'if')
+      .map((error) => {
+        const rule = error.name === 'type' && (schemaAtPath(schema, error.property ?? '')?.type === 'integer') ? 'integer' : RULE_BY_KEYWORD[error.name ?? ''];
+        const messages = (schemaAtPath(schema, error.property ?? '')?.['x-messages'] as Record<string, string> | undefined) ?? {};
+        const key = (rule && messages[rule]) ?? (rule === 'required' ? 'validation.required' : 'validation.invalidValue');
+        const limit = (error.params as { limit?: unknown } | undefined)?.limit;
+        const message = translate(key, { min: limit, max: limit });
+        return { ...error, message, stack: message };
+      });
+}

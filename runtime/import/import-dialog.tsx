@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import { Alert, Button, FileInput, Group, Modal, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { ClientEntityModel, FileFormat } from '../model/client-entity-model.ts';
+import type { ImportReport } from '../providers/queries.ts';
+import type { AnyEntityProvider } from '../context/runtime-context.tsx';
+import { isApiError } from '../transport/api-error.ts';
+
+export interface ImportDialogProps {
+  model: ClientEntityModel;
+  provider: AnyEntityProvider;
+  opened: boolean;
+  onClose: () => void;
+  /** Called after a real import created records. */
+  onImported: (report: ImportReport) => void;
+}
+
+/** Import in two steps: a dry run shows the server's report, then the user imports for real. */
+export function ImportDialog({ model, provider, opened, onClose, onImported }: ImportDialogProps) {
+  const { t } = useTranslation();
+  const [file, setFile] = useState<File | null>(null);
+  const [format, setFormat] = useState<FileFormat>(model.import.formats[0] ?? 'CSV');
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  async function run(dryRun: boolean) {
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await provider.import({ file, format, dryRun });
+      setReport(result);
+      if (!dryRun) onImported(result);
+    } catch (failure) {
+      console.error(failure);
+      setError(isApiError(failure) ? failure.message : 'error.unknown');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  function close() {
+    setFile(null);
+    setReport(null);
+    setError(null);
+    onClose();
+  }
+
+  return (
+    <Modal opened={opened} onClose={close} title={t('crud.import.title', { entity: t(model.label) })} size="lg" zIndex={model.dialog.zIndex}>
+      <Stack>
+        <Group grow align="flex-end">
+          <FileInput
+            label={t('crud.import.file')}
+            value={file}
+            onChange={(next) => {
+              setFile(next);
+              setReport(null);
+            }}
+            accept={format === 'CSV' ? '.csv,text/csv' : '.json,application/json'}
+            clearable
+          />
+          <Select
+            label={t('crud.import.format')}
+            data={model.import.formats}
+            value={format}
+            onChange={(next) => next && setFormat(next as FileFormat)}
+            allowDeselect={false}
+            comboboxProps={{ zIndex: model.dialog.zIndex + 1 }}
+          />
+        </Group>
+        {error && (
+          <Alert color="red" withCloseButton onClose={() => setError(null)}>
+            {t(error)}
+          </Alert>
+        )}
+        {report && (
+          <Stack gap="xs" aria-label={t('crud.import.reportTitle')}>
+            <Text fw={600}>{report.dryRun ? t('crud.import.reportTitle') : t('crud.import.done', { count: report.created })}</Text>
+            <SimpleGrid cols={4}>
+              <Text size="sm">{`${t('crud.import.total')}: ${report.total}`}</Text>
+              <Text size="sm" c="green">{`${t('crud.import.valid')}: ${report.valid}`}</Text>
+              <Text size="sm" c="red">{`${t('crud.import.invalid')}: ${report.invalid}`}</Text>
+              <Text size="sm">{`${t('crud.import.created')}: ${report.created}`}</Text>
+            </SimpleGrid>
+            {report.errors.length > 0 && (
+              <Table>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('crud.import.row')}</Table.Th>
+                    <Table.Th>{t('crud.import.field')}</Table.Th>
+                    <Table.Th>{t('crud.import.reason')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {report.errors.map((rowError, index) => (
+                    <Table.Tr key={index}>
+                      <Table.Td>{rowError.row}</Table.Td>
+                      <Table.Td>{rowError.field}</Table.Td>
+                      <Table.Td>{t(rowError.reason)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            )}
+          </Stack>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            {t('crud.close')}
+          </Button>
+          <Button variant="light" disabled={!file} loading={busy} onClick={() => void run(true)}>
+            {t('crud.import.check')}
+          </Button>
+          <Button disabled={!file || !report?.dryRun || report.valid === 0} loading={busy} onClick={() => void run(false)}>
+            {t('crud.import.run')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

@@ -1,0 +1,48 @@
+import type { ComponentType } from 'react';
+import type { Widget } from '@rjsf/utils';
+import type { ClientEntityModel } from '../model/client-entity-model.ts';
+
+/** What a row action handler receives. */
+export interface RowActionContext {
+  row: Record<string, unknown>;
+  model: ClientEntityModel;
+  /** Reload the entity's list (after a train, a clear, ...). */
+  reload: () => void;
+}
+
+export type RowActionHandler = (context: RowActionContext) => void | Promise<void>;
+
+export interface CrudPageProps {
+  model: ClientEntityModel;
+}
+
+/** A replacement form gets the same contract as EntityForm. */
+export type FormOverride = ComponentType<import('../form/entity-form.tsx').EntityFormProps>;
+
+/** Everything an app may override for one entity; every part optional. */
+export interface EntityOverrides {
+  /** Replaces the whole CRUD page for the entity. */
+  page?: ComponentType<CrudPageProps>;
+  /** Replaces the dialog form. */
+  form?: FormOverride;
+  /** Handlers for model.rowActions, by action name. */
+  rowActions?: Record<string, RowActionHandler>;
+  /** RJSF widgets by field name (top-level fields). */
+  fieldWidgets?: Record<string, Widget>;
+}
+
+/** An explicit object literal keyed by entity name (DESIGN.md: registries fail loudly). */
+export type OverrideRegistry = Readonly<Record<string, EntityOverrides>>;
+
+export function entityOverrides(registry: OverrideRegistry, entity: string): EntityOverrides {
+  return registry[entity] ?? {};
+}
+
+/** A row action declared in the model must have a handler: a silent no-op button is a bug. */
+export function requireRowActionHandler(registry: OverrideRegistry, entity: string, action: string): RowActionHandler {
+  const handler = registry[entity]?.rowActions?.[action];
+  if (!handler) {
+    throw new Error(`No handler registered for row action "${action}" of entity "${entity}" (override registry rowActions)`);
+  }
+  return handler;
+}

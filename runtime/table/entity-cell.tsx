@@ -1,0 +1,57 @@
+import { memo } from 'react';
+import { Badge, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { TableColumnSpec } from './table-columns.ts';
+import { formatDate, formatMsToSeconds, refLabel, scalarText, truncate } from './format-cell.ts';
+
+/** One table cell rendered by field type and column formatter (spec §2 Table). */
+export const EntityCell = memo(function EntityCell({ column, value }: { column: TableColumnSpec; value: unknown }) {
+  const { t } = useTranslation();
+  const field = column.field;
+  switch (column.kind) {
+    case 'systemDate':
+    case 'date':
+      return <>{formatDate(value)}</>;
+    case 'systemId':
+      return <Text size="xs" ff="monospace">{String(value ?? '')}</Text>;
+    case 'boolean':
+      if (value === null || value === undefined) return null;
+      return (
+        <Badge color={value ? 'green' : 'red'} variant="light">
+          {t(value ? 'common.yes' : 'common.no')}
+        </Badge>
+      );
+    case 'ref':
+      return <>{refLabel(value, field?.ref?.display ?? 'name')}</>;
+    case 'array.ref':
+    case 'array.string':
+    case 'array.number':
+    case 'array.enum': {
+      if (!Array.isArray(value) || value.length === 0) return null;
+      return (
+        <Group gap={4}>
+          {value.map((item, index) => (
+            <Badge key={index} color="blue" variant="light" tt="none">
+              {column.kind === 'array.ref' ? refLabel(item, field?.ref?.display ?? 'name') : scalarText(field, item, t)}
+            </Badge>
+          ))}
+        </Group>
+      );
+    }
+    case 'array.object':
+    case 'object':
+      return <>{Array.isArray(value) ? String(value.length) : ''}</>;
+    case 'file':
+      return <>{typeof value === 'string' ? truncate(value.split('/').pop() ?? value, 40) : ''}</>;
+    case 'fullFile':
+      return <>{refLabel(value, 'filename')}</>;
+    case 'password':
+      return null;
+    default: {
+      if (field?.column.formatter === 'msToSeconds') return <>{formatMsToSeconds(value, field.column.decimals)}</>;
+      const text = scalarText(field, value, t);
+      if (field?.column.formatter === 'truncate' || field?.type === 'longString') return <span title={text}>{truncate(text)}</span>;
+      return <>{text}</>;
+    }
+  }
+});

@@ -1,0 +1,234 @@
+import { memo, useMemo, type ReactNode } from 'react';
+import { Checkbox, Grid, Group, Pagination, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import {
+  createColumnHelper, rowPaginationFeature, rowSelectionFeature, rowSortingFeature, tableFeatures, useTable,
+  type PaginationState, type RowSelectionState, type SortingState, type Updater,
+} from '@tanstack/react-table';
+import type { ClientEntityModel } from '../model/client-entity-model.ts';
+import type { Can } from '../permissions/permissions-context.tsx';
+import { refId, type EntityRecord } from '../crud/prepare-record.ts';
+import { EntityCell } from './entity-cell.tsx';
+import { FilterInput } from './filter-input.tsx';
+import { PAGE_SIZE_OPTIONS, type SelectionStrategy, type TableAction, type TableState } from './table-state.ts';
+import { visibleColumns, visibleFilters } from './table-columns.ts';
+
+const features = tableFeatures({ rowPaginationFeature, rowSortingFeature, rowSelectionFeature });
+const helper = createColumnHelper<typeof features, EntityRecord>();
+const PAGE_SIZE_DATA = PAGE_SIZE_OPTIONS.map(String);
+/** Spec §9 filter column widths. */
+const FILTER_SPAN = { base: 12, xs: 12, sm: 6, md: 6, lg: 4, xl: 3 } as const;
+
+export interface EntityTableProps {
+  model: ClientEntityModel;
+  can: Can;
+  state: TableState;
+  dispatch: (action: TableAction) => void;
+  /** What the user typed; the list query uses its debounced value. */
+  searchText: string;
+  onSearchTextChange: (text: string) => void;
+  rows: EntityRecord[];
+  total: number;
+  loading: boolean;
+  selection?: SelectionStrategy | null;
+  /** Renders the per-row action buttons; the column is omitted when absent. */
+  renderRowActions?: (row: EntityRecord) => ReactNode;
+}
+
+function updated<T>(updater: Updater<T>, current: T): T {
+  return typeof updater === 'function' ? (updater as (old: T) => T)(current) : updater;
+}
+
+/**
+ * The server-side list of spec §2: TanStack Table (v9) owns the row/column model in manual mode,
+ * the headless table reducer owns paging, sorting, search and selection, Mantine draws it.
+ */
+export function EntityTable(props: EntityTableProps) {
+  const { model, can, state, dispatch, rows, total, selection, renderRowActions } = props;
+  const { t } = useTranslation();
+  const specs = useMemo(() => visibleColumns(model, can), [model, can]);
+  const widths = useMemo(() => new Map(specs.map((spec) => [spec.name, spec.field?.column.width ?? undefined])), [specs]);
+  const filters = useMemo(() => visibleFilters(model, can), [model, can]);
+
+  const columns = useMemo(() => {
+    const dataColumns = specs.map((spec) =>
+      helper.accessor((row) => row[spec.name], {
+        id: spec.name,
+        header: () => t(spec.label),
+        cell: (info) => <EntityCell column={spec} value={info.getValue()} />,
+        enableSorting: spec.sortable,
+      }),
+    );
+    return renderRowActions
+      ? [
+          ...dataColumns,
+          helper.display({
+            id: '__actions',
+            header: () => t('crud.actions'),
+            cell: (info) => renderRowActions(info.row.original),
+          }),
+        ]
+      : dataColumns;
+  }, [specs, renderRowActions, t]);
+
+  const sorting: SortingState = useMemo(() => (state.sort ? [{ id: state.sort.field, desc: state.sort.order === 'desc' }] : []), [state.sort]);
+  const pagination: PaginationState = useMemo(() => ({ pageIndex: state.page - 1, pageSize: state.pageSize }), [state.page, state.pageSize]);
+  const rowSelection: RowSelectionState = useMemo(() => Object.fromEntries(state.selected.map((id) => [id, true])), [state.selected]);
+
+  const table = useTable(
+    {
+      features,
+      columns,
+      data: rows,
+      getRowId: (row: EntityRecord, index: number) => refId(row) ?? String(index),
+      manualPagination: true,
+      manualSorting: true,
+      enableMultiSort: false,
+      rowCount: total,
+      state: { sorting, pagination, rowSelection },
+      onPaginationChange: (updater: Updater<PaginationState>) => {
+        const next = updated(updater, pagination);
+        if (next.pageSize !== pagination.pageSize) dispatch({ type: 'setPageSize', pageSize: next.pageSize });
+        else dispatch({ type: 'setPage', page: next.pageIndex + 1 });
+      },
+      enableRowSelection: Boolean(selection),
+      enableMultiRowSelection: selection !== 'single',
+    },
+    // The page re-renders from its own reducer; subscribing to table state would render twice.
+    () => null,
+  );
+
+  const pageCount = Math.max(1, Math.ceil(total / state.pageSize));
+  const pageIds = rows.map((row, index) => refId(row) ?? String(index));
+  const allOnPage = pageIds.length > 0 && pageIds.every((id) => state.selected.includes(id));
+
+  return (
+    <div>
+      <Grid mb="sm" align="flex-end">
+        <Grid.Col span={FILTER_SPAN}>
+          <TextInput
+            aria-label={t('crud.search')}
+            placeholder={t('crud.search')}
+            leftSection={<IconSearch size={16} />}
+            value={props.searchText}
+            onChange={(event) => props.onSearchTextChange(event.currentTarget.value)}
+          />
+        </Grid.Col>
+        {filters.map(({ filter, field }) => (
+          <Grid.Col key={filter.field} span={FILTER_SPAN}>
+            <FilterInput filter={filter} field={field} value={state.filterValues[filter.field]} onChange={setFilter(dispatch)} />
+          </Grid.Col>
+        ))}
+      </Grid>
+      <Table.ScrollContainer minWidth={600}>
+        <Table striped highlightOnHover verticalSpacing="xs" aria-busy={props.loading}>
+          <Table.Thead>
+            {table.getHeaderGroups().map((group) => (
+              <Table.Tr key={group.id}>
+                {selection && (
+                  <Table.Th w={40}>
+                    {selection === 'page' && (
+                      <Checkbox aria-label={t('crud.selectAll')} checked={allOnPage} onChange={() => dispatch({ type: 'togglePage', ids: pageIds })} />
+                    )}
+                    {selection === 'all' && (
+                      <Checkbox aria-label={t('crud.selectAll')} checked={state.allSelected} onChange={() => dispatch({ type: 'toggleAll' })} />
+                    )}
+                  </Table.Th>
+                )}
+                {group.headers.map((header) => {
+                  const isActions = header.column.id === '__actions';
+                  return (
+                    <Table.Th key={header.id} miw={isActions ? model.table.actionColumnWidth : undefined} w={widths.get(header.column.id)}>
+                      {header.column.getCanSort() ? (
+                        <SortHeader
+                          sorted={header.column.getIsSorted()}
+                          label={t('crud.sortBy', { column: t(specs.find((spec) => spec.name === header.column.id)?.label ?? '') })}
+                          onClick={() => dispatch({ type: 'toggleSort', field: header.column.id })}
+                        >
+                          <table.FlexRender header={header} />
+                        </SortHeader>
+                      ) : (
+                        <table.FlexRender header={header} />
+                      )}
+                    </Table.Th>
+                  );
+                })}
+              </Table.Tr>
+            ))}
+          </Table.Thead>
+          <Table.Tbody>
+            {table.getRowModel().rows.map((row) => (
+              <Table.Tr key={row.id}>
+                {selection && (
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={t('crud.selectRow')}
+                      checked={state.allSelected || state.selected.includes(row.id)}
+                      onChange={() => dispatch({ type: 'toggleRow', id: row.id, strategy: selection })}
+                    />
+                  </Table.Td>
+                )}
+                {row.getAllCells().map((cell) => (
+                  <Table.Td key={cell.id}>
+                    <table.FlexRender cell={cell} />
+                  </Table.Td>
+                ))}
+              </Table.Tr>
+            ))}
+            {rows.length === 0 && (
+              <Table.Tr>
+                <Table.Td colSpan={columns.length + (selection ? 1 : 0)}>
+                  <Text c="dimmed" ta="center" py="md">
+                    {t(props.loading ? 'crud.loading' : 'crud.empty')}
+                  </Text>
+                </Table.Td>
+              </Table.Tr>
+            )}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <Group justify="space-between" mt="sm">
+        <Text size="sm" c="dimmed">
+          {t('crud.total', { count: total })}
+          {state.selected.length > 0 && ` · ${t('crud.selected', { count: state.selected.length })}`}
+        </Text>
+        <Group gap="sm">
+          <Text size="sm">{t('crud.rowsPerPage')}</Text>
+          <Select
+            aria-label={t('crud.rowsPerPage')}
+            w={80}
+            data={PAGE_SIZE_DATA}
+            value={String(state.pageSize)}
+            onChange={(value) => value && table.setPageSize(Number(value))}
+            allowDeselect={false}
+          />
+          <Pagination total={pageCount} value={state.page} onChange={(page) => table.setPageIndex(page - 1)} size="sm" />
+        </Group>
+      </Group>
+    </div>
+  );
+}
+
+const setFilterCache = new WeakMap<EntityTableProps['dispatch'], (field: string, value: unknown) => void>();
+/** A stable filter callback per dispatch, so memoised filter inputs do not re-render on every keystroke. */
+function setFilter(dispatch: EntityTableProps['dispatch']) {
+  let callback = setFilterCache.get(dispatch);
+  if (!callback) {
+    callback = (field, value) => dispatch({ type: 'setFilter', field, value });
+    setFilterCache.set(dispatch, callback);
+  }
+  return callback;
+}
+
+const SortHeader = memo(function SortHeader(props: { sorted: false | 'asc' | 'desc'; label: string; onClick: () => void; children: ReactNode }) {
+  const Icon = props.sorted === 'asc' ? IconArrowUp : props.sorted === 'desc' ? IconArrowDown : IconArrowsSort;
+  return (
+    <UnstyledButton onClick={props.onClick} aria-label={props.label} aria-sort={props.sorted === 'asc' ? 'ascending' : props.sorted === 'desc' ? 'descending' : 'none'}>
+      <Group gap={4} wrap="nowrap">
+        <Text fw={700} size="sm">{props.children}</Text>
+        <Icon size={14} opacity={props.sorted ? 1 : 0.4} />
+      </Group>
+    </UnstyledButton>
+  );
+});

@@ -1,0 +1,96 @@
+import type { FilterInput } from '../providers/queries.ts';
+import type { SortOrder } from '../model/client-entity-model.ts';
+
+/** Spec §9: CRUD UI default page size 10, options 5, 10, 20, 50. */
+export const PAGE_SIZE_OPTIONS = [5, 10, 20, 50] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+
+export type SelectionStrategy = 'single' | 'page' | 'all';
+
+export interface TableSort {
+  field: string;
+  order: SortOrder;
+}
+
+/** Server-side list state of one EntityTable; `page` is 1-based like the API. */
+export interface TableState {
+  page: number;
+  pageSize: number;
+  sort: TableSort | null;
+  search: string;
+  /** Filter values by field name. */
+  filterValues: Record<string, unknown>;
+  /** Selected row ids; `allSelected` means every row matching the query (strategy "all"). */
+  selected: string[];
+  allSelected: boolean;
+}
+
+export type TableAction =
+  | { type: 'setPage'; page: number }
+  | { type: 'setPageSize'; pageSize: number }
+  | { type: 'toggleSort'; field: string }
+  | { type: 'setSearch'; search: string }
+  | { type: 'setFilter'; field: string; value: unknown }
+  | { type: 'toggleRow'; id: string; strategy: SelectionStrategy }
+  | { type: 'togglePage'; ids: string[] }
+  | { type: 'toggleAll' }
+  | { type: 'clearSelection' };
+
+export function initialTableState(overrides: Partial<TableState> = {}): TableState {
+  return { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: null, search: '', filterValues: {}, selected: [], allSelected: false, ...overrides };
+}
+
+/** Single sort only, cycling asc -> desc -> off (spec §2, §4). */
+export function nextSort(current: TableSort | null, field: string): TableSort | null {
+  if (!current || current.field !== field) return { field, order: 'asc' };
+  return current.order === 'asc' ? { field, order: 'desc' } : null;
+}
+
+export function tableReducer(state: TableState, action: TableAction): TableState {
+  switch (action.type) {
+    case 'setPage':
+      return { ...state, page: Math.max(1, action.page) };
+    case 'setPageSize':
+      // Spec §4: changing page size resets to page 1.
+      return action.pageSize === state.pageSize ? state : { ...state, pageSize: action.pageSize, page: 1 };
+    case 'toggleSort':
+      return { ...state, sort: nextSort(state.sort, action.field) };
+    case 'setSearch':
+      // Spec §4: changing the search resets to page 1.
+      return action.search === state.search ? state : { ...state, search: action.search, page: 1 };
+    case 'setFilter':
+      // A new filter narrows the result, so page N may no longer exist.
+      return { ...state, filterValues: { ...state.filterValues, [action.field]: action.value }, page: 1 };
+    case 'toggleRow': {
+      const isSelected = state.selected.includes(action.id);
+      if (action.strategy === 'single') return { ...state, selected: isSelected ? [] : [action.id], allSelected: false };
+      return {
+        ...state,
+        allSelected: false,
+        selected: isSelected ? state.selected.filter((id) => id !== action.id) : [...state.selected, action.id],
+      };
+    }
+    case 'togglePage': {
+      const allOnPage = action.ids.length > 0 && action.ids.every((id) => state.selected.includes(id));
+      return {
+        ...state,
+        allSelected: false,
+        selected: allOnPage ? state.selected.filter((id) => !action.ids.includes(id)) : [...new Set([...state.selected, ...action.ids])],
+      };
+    }
+    case 'toggleAll':
+      return { ...state, allSelected: !state.allSelected, selected: [] };
+    case 'clearSelection':
+      return { ...state, selected: [], allSelected: false };
+    default:
+      return state;
+  }
+}
+
+/** The filters to send: one per model filter with a value (serialisation drops empty ones). */
+export function activeFilters(
+  filters: readonly { field: string; operator: FilterInput['operator'] }[],
+  values: Record<string, unknown>,
+): FilterInput[] {
+  return filters.map((filter) => ({ field: filter.field, operator: filter.operator, value: values[filter.field] }));
+}

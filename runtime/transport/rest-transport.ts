@@ -1,0 +1,224 @@
+import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import type { EntityOperation, Transport } from './transport.ts';
+import type { FindQuery, ListQuery } from '../providers/queries.ts';
+import { serializeFilters } from './serialize-filters.ts';
+import { toApiError, type FailedCall } from './to-api-error.ts';
+import { ApiError } from './api-error.ts';
+import { REQUEST_TIMEOUTS } from './request-timeouts.ts';
+
+export interface RestTransportOptions {
+  /** Prepended to every path; '' keeps URLs relative to the page (the dev proxy serves /api). */
+  baseUrl?: string;
+  /** Read on every request, so a login or logout takes effect without rebuilding the transport. */
+  getToken?: () => string | null | undefined;
+  /** Injectable for tests. */
+  fetch?: typeof fetch;
+  timeout?: number;
+}
+
+/** A non-entity call (identity, RAG, files): the seam other runtime pieces use for HTTP. */
+export interface RestCall {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  searchParams?: Record<string, string | number | boolean | undefined | null>;
+  json?: unknown;
+  body?: FormData;
+  timeout?: number;
+  signal?: AbortSignal;
+}
+
+/** The record the upload endpoint returns (spec §3 "Uploaded file"). */
+export interface UploadedFile {
+  filename: string;
+  filepath: string;
+  size: number;
+  mimetype: string;
+  url: string;
+}
+
+export interface FileUploader {
+  uploadFile(params: { file: Blob; dir?: string; signal?: AbortSignal }): Promise<UploadedFile>;
+}
+
+type Params = Record<string, string | number | boolean | undefined | null>;
+
+/** Maps each EntityOperation to the REST endpoints of spec §7 under the entity's basePath. */
+export class RestTransport implements Transport, FileUploader {
+  private readonly http: KyInstance;
+  private readonly baseUrl: string;
+
+  constructor(options: RestTransportOptions = {}) {
+    this.baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
+    const getToken = options.getToken;
+    this.http = ky.create({
+      timeout: options.timeout ?? REQUEST_TIMEOUTS.default,
+      // Retrying hides failures from the user for seconds; the UI offers its own retry (reload).
+      retry: 0,
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+      hooks: {
+        beforeRequest: [
+          (request) => {
+            const token = getToken?.();
+            if (token) request.headers.set('Authorization', `Bearer ${token}`);
+          },
+        ],
+      },
+    });
+  }
+
+  async request<R>(operation: EntityOperation): Promise<R> {
+    const base = operation.entity.api.basePath;
+    switch (operation.action) {
+      case 'paginate': {
+        const p = operation.params;
+        return this.call<R>({ method: 'GET', path: base, signal: p.signal, searchParams: { page: p.page, ...findParams(p) } });
+      }
+      case 'find':
+        return this.call<R>({ method: 'GET', path: `${base}/find`, signal: operation.params.signal, searchParams: findParams(operation.params) });
+      case 'findOne': {
+        try {
+          return await this.call<R>({ method: 'GET', path: `${base}/find-one`, signal: operation.params.signal, searchParams: findParams(operation.params) });
+        } catch (error) {
+          // "Nothing matched" is an answer, not a failure, for a find-one.
+          if (error instanceof ApiError && error.status === 404) return null as R;
+          throw error;
+        }
+      }
+      case 'findById':
+        return this.call<R>({ method: 'GET', path: `${base}/${encodeURIComponent(operation.params.id)}`, signal: operation.params.signal });
+      case 'findByIds':
+        return this.call<R>({
+          method: 'GET',
+          path: `${base}/ids/${operation.params.ids.map(encodeURIComponent).join(',')}`,
+          signal: operation.params.signal,
+        });
+      case 'search':
+        return this.call<R>({ method: 'GET', path: `${base}/search`, signal: operation.params.signal, searchParams: { search: operation.params.search } });
+      case 'create':
+        return this.call<R>({ method: 'POST', path: base, json: operation.params.data, signal: operation.params.signal });
+      case 'update':
+        return this.call<R>({
+          method: 'PUT',
+          path: `${base}/${encodeURIComponent(operation.params.id)}`,
+          json: operation.params.data,
+          signal: operation.params.signal,
+        });
+      case 'delete':
+        await this.call<unknown>({ method: 'DELETE', path: `${base}/${encodeURIComponent(operation.params.id)}`, signal: operation.params.signal });
+        return true as R;
+      case 'export': {
+        const p = operation.params;
+        const headers = p.headers ?? operation.entity.export.headers;
+        return this.call<R>({
+          method: 'GET',
+          path: `${base}/export`,
+          signal: p.signal,
+          searchParams: {
+            format: p.format ?? 'JSON',
+            headers: headers.length > 0 ? headers.join(',') : undefined,
+            separator: p.separator ?? ';',
+            ...findParams({ ...p, limit: p.limit ?? 0 }),
+          },
+        });
+      }
+      case 'import': {
+        const p = operation.params;
+        const body = new FormData();
+        body.append('file', p.file, fileName(p.file, p.format));
+        return this.call<R>({
+          method: 'POST',
+          path: `${base}/import`,
+          signal: p.signal,
+          searchParams: { format: p.format, dryRun: p.dryRun ?? false },
+          body,
+          timeout: REQUEST_TIMEOUTS.upload,
+        });
+      }
+      default: {
+        const unknown: never = operation;
+        throw new Error(`Unsupported entity operation ${JSON.stringify((unknown as { action: string }).action)}`);
+      }
+    }
+  }
+
+  /** POST /api/file/{dir} multipart field "file" (spec §7 File upload). */
+  uploadFile(params: { file: Blob; dir?: string; signal?: AbortSignal }): Promise<UploadedFile> {
+    const body = new FormData();
+    body.append('file', params.file, fileName(params.file));
+    return this.call<UploadedFile>({
+      method: 'POST',
+      path: `/api/file/${encodeURIComponent(params.dir ?? 'files')}`,
+      body,
+      timeout: REQUEST_TIMEOUTS.upload,
+      signal: params.signal,
+    });
+  }
+
+  /** Any REST call with the transport's auth, timeout and error mapping. */
+  async call<R>(call: RestCall): Promise<R> {
+    try {
+      const response = await this.http(this.baseUrl + call.path, {
+        method: call.method,
+        searchParams: compactParams(call.searchParams),
+        json: call.json,
+        body: call.body,
+        timeout: call.timeout,
+        signal: call.signal,
+      });
+      if (response.status === 204) return undefined as R;
+      const text = await response.text();
+      return (text === '' ? undefined : JSON.parse(text)) as R;
+    } catch (error) {
+      throw await describeFailure(error);
+    }
+  }
+}
+
+function findParams(q: FindQuery & Pick<ListQuery, 'page'>): Params {
+  return {
+    limit: q.limit,
+    orderBy: q.orderBy,
+    order: q.orderBy ? (q.order ?? 'asc') : q.order,
+    search: q.search,
+    filters: serializeFilters(q.filters),
+  };
+}
+
+/** Drops absent and empty parameters so the server applies its own defaults. */
+function compactParams(params: Params | undefined): URLSearchParams | undefined {
+  if (!params) return undefined;
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, String(value));
+  }
+  return search;
+}
+
+function fileName(file: Blob, format?: string): string {
+  if (typeof File !== 'undefined' && file instanceof File && file.name) return file.name;
+  return format ? `import.${format.toLowerCase()}` : 'upload';
+}
+
+async function describeFailure(error: unknown): Promise<ApiError> {
+  if (error instanceof ApiError) return error;
+  return toApiError(await classify(error));
+}
+
+async function classify(error: unknown): Promise<FailedCall> {
+  if (error instanceof HTTPError) {
+    let body: unknown = null;
+    try {
+      const text = await error.response.text();
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    return { kind: 'http', status: error.response.status, body };
+  }
+  if (error instanceof TimeoutError) return { kind: 'timeout' };
+  if (error instanceof Error && error.name === 'AbortError') return { kind: 'aborted' };
+  // fetch rejects with a TypeError when the network (DNS, connection, CORS) fails.
+  if (error instanceof TypeError) return { kind: 'network' };
+  return { kind: 'unknown', cause: error };
+}

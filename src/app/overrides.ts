@@ -1,0 +1,7 @@
+import type { OverrideRegistry } from '../../runtime/overrides/override-registry.ts';
+
+/**
+ * App overrides by entity name (page, form, row action handlers, field widgets). Empty for now:
+ * the console issue registers the user form, bot QR/chat, knowledge train/clear/search here.
+ */
+export const overrides: OverrideRegistry = {};

@@ -1,0 +1,17 @@
+import { createTransport } from '../../runtime/transport/create-transport.ts';
+import type { RuntimeServices } from '../../runtime/context/runtime-context.tsx';
+import { createProviders } from '../generated/providers.ts';
+import { entities } from '../generated/entities.ts';
+import { formLoaders } from '../generated/forms.ts';
+import { overrides } from './overrides.ts';
+
+/** Transport from configuration (VITE_TRANSPORT, default rest); no token until the identity issue. */
+const transport = createTransport(import.meta.env.VITE_TRANSPORT ?? 'rest', { getToken: () => null });
+
+export const services: RuntimeServices = {
+  providers: createProviders(transport),
+  entities,
+  uploader: transport,
+  forms: formLoaders,
+  overrides,
+};
