@@ -36,11 +36,11 @@ export function compileBodyValidator(ajv: Ajv, schema: JsonSchema): BodyValidato
     // Ajv, whose own rules would only see a type or minLength problem.
     const candidate = withoutBlankRequired(schema, input);
     if (validate(candidate)) return [];
-    return toInputErrors(schema, validate.errors ?? []);
+    return toInputErrors(schema, candidate, validate.errors ?? []);
   };
 }
 
-function toInputErrors(root: JsonSchema, errors: ErrorObject[]): InputError[] {
+function toInputErrors(root: JsonSchema, data: unknown, errors: ErrorObject[]): InputError[] {
   const result: InputError[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
@@ -56,7 +56,7 @@ function toInputErrors(root: JsonSchema, errors: ErrorObject[]): InputError[] {
       reason = UNKNOWN_FIELD_REASON;
     } else if (error.keyword === 'type') {
       const expected = String((error.params as { type: string }).type);
-      reason = expected.includes('integer') && typeof error.data === 'number'
+      reason = expected.includes('integer') && typeof valueAt(data, path) === 'number'
         ? messageFor(root, path, 'integer')
         : INVALID_VALUE_REASON;
     } else {
@@ -87,6 +87,15 @@ function messageFor(root: JsonSchema, path: readonly string[], rule: string): st
   }
   if (found) return found;
   return RULES_WITH_OWN_KEY.has(rule) ? `validation.${rule}` : INVALID_VALUE_REASON;
+}
+
+function valueAt(data: unknown, path: readonly string[]): unknown {
+  let value = data;
+  for (const segment of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value;
 }
 
 function childSchema(node: JsonSchema | undefined, segment: string): JsonSchema | undefined {

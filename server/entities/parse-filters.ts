@@ -50,7 +50,7 @@ function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOper
     throw badRequest(`Filter "${part}": operator ${operator} does not apply to the list field ${field}`);
   }
   if (operator === 'like') {
-    if (kind.scalar !== 'string') throw badRequest(`Filter "${part}": like applies only to text fields`);
+    if (kind.scalar !== 'string' || !kind.textual) throw badRequest(`Filter "${part}": like applies only to text fields`);
     return { column: field, operator, value: raw, list };
   }
   if (ORDER_OPERATORS.has(operator) && kind.scalar === 'boolean') {
@@ -67,9 +67,17 @@ function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOper
 
 type Scalar = 'string' | 'number' | 'boolean' | 'timestamp';
 
-function valueKind(runtime: EntityRuntime, field: string): { scalar: Scalar; list: boolean; values: string[] | null } {
-  if (field === '_id') return { scalar: 'string', list: false, values: null };
-  if (field === 'createdAt' || field === 'updatedAt') return { scalar: 'timestamp', list: false, values: null };
+interface ValueKind {
+  scalar: Scalar;
+  list: boolean;
+  values: string[] | null;
+  /** Free text a "like" can search in (not ids). */
+  textual: boolean;
+}
+
+function valueKind(runtime: EntityRuntime, field: string): ValueKind {
+  if (field === '_id') return { scalar: 'string', list: false, values: null, textual: false };
+  if (field === 'createdAt' || field === 'updatedAt') return { scalar: 'timestamp', list: false, values: null, textual: false };
   const model: FieldModel | undefined = runtime.fields.get(field);
   if (!model) {
     // The tenant column of a scoped entity is filterable only when declared as a field.
@@ -79,21 +87,24 @@ function valueKind(runtime: EntityRuntime, field: string): { scalar: Scalar; lis
   switch (model.type) {
     case 'number':
     case 'array.number':
-      return { scalar: 'number', list, values: null };
+      return { scalar: 'number', list, values: null, textual: false };
     case 'boolean':
-      return { scalar: 'boolean', list, values: null };
+      return { scalar: 'boolean', list, values: null, textual: false };
     case 'date':
-      return { scalar: 'timestamp', list, values: null };
+      return { scalar: 'timestamp', list, values: null, textual: false };
     case 'enum':
     case 'array.enum':
-      return { scalar: 'string', list, values: model.values };
+      return { scalar: 'string', list, values: model.values, textual: false };
+    case 'ref':
+    case 'array.ref':
+      return { scalar: 'string', list, values: null, textual: false };
     case 'object':
     case 'array.object':
     case 'file':
     case 'fullFile':
       throw badRequest(`Field "${field}" holds objects and cannot be filtered`);
     default:
-      return { scalar: 'string', list, values: null };
+      return { scalar: 'string', list, values: null, textual: true };
   }
 }
 

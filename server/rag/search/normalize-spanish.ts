@@ -1,0 +1,39 @@
+import { stemmer } from '@orama/stemmers/spanish';
+import { stopwords } from '@orama/stopwords/spanish';
+
+/** Lower-case and without combining marks: "Información" -> "informacion", "año" -> "ano". */
+export function foldDiacritics(text: string): string {
+  return text.toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '');
+}
+
+const STOP_WORDS: ReadonlySet<string> = new Set(stopwords.map(foldDiacritics));
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Words longer than this are not language (hashes, base64); they are kept whole, unstemmed. */
+const MAX_STEMMED_LENGTH = 40;
+
+/**
+ * The search terms of a Spanish text: lower-cased, diacritics removed, split on runs of Unicode
+ * letters and digits, stop words dropped, Snowball-stemmed. Documents and queries go through the
+ * same function, so "informacion" finds "información" and "politicas" finds "política".
+ *
+ * Diacritics are removed BEFORE stemming so that a query typed without accents stems exactly like
+ * the accented document. Snowball's Spanish suffix lists spell "-ción"/"-sión" with the accent, so
+ * a folded "-cion" would stop conflating with its plural "-ciones" (informacion vs informaciones):
+ * that one ending gets its accent back before stemming. Other accented suffixes (-ía, -ías...)
+ * stem consistently in their folded form, which is all matching needs.
+ */
+export function spanishTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of foldDiacritics(text).matchAll(WORD)) {
+    const word = match[0];
+    if (STOP_WORDS.has(word)) continue;
+    terms.push(stemWord(word));
+  }
+  return terms;
+}
+
+function stemWord(word: string): string {
+  if (word.length > MAX_STEMMED_LENGTH || /^\p{N}+$/u.test(word)) return word;
+  const accented = word.endsWith('cion') || word.endsWith('sion') ? `${word.slice(0, -3)}ión` : word;
+  return foldDiacritics(stemmer(accented));
+}

@@ -1,0 +1,297 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { sha256Hex } from '../chunk/sha256-hex.ts';
+import { RagError } from '../rag-error.ts';
+import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
+import { spanishTerms } from './normalize-spanish.ts';
+import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
+
+export const MAX_QUERY_LENGTH = 4000;
+/** Unique query terms beyond this add cost, not precision. */
+const MAX_QUERY_TERMS = 64;
+const MAX_KNOWLEDGE_ID_LENGTH = 200;
+/** FTS5's bm25() floor for terms found in more than half the rows (fts5_aux.c). */
+const FTS5_MIN_IDF = 1e-6;
+
+export interface SqliteFtsIndexOptions {
+  /** Chunks written per transaction while training; searches run between batches. */
+  batchSize?: number;
+}
+
+interface KnowledgeRow {
+  slot: number;
+  generation: number;
+  rows: number;
+}
+
+/**
+ * BM25 retrieval on SQLite FTS5 (better-sqlite3). Layout, all tables prefixed rag_:
+ * - rag_knowledge: one row per trained knowledge: its table slot, live generation, row count.
+ * - rag_chunk: every chunk (content, source, hash) with the generation that added it.
+ * - rag_fts_<slot>: one FTS5 table per knowledge holding the Spanish-normalised terms, so BM25
+ *   statistics (document frequency, average length) are those of that knowledge alone; its
+ *   fts5vocab twin rag_fts_<slot>_vocab gives the document frequencies for score normalisation.
+ *
+ * Training writes new chunks in batches tagged with the next generation while searches keep
+ * filtering on the live one, then swaps in one short transaction (deletes, relabels, bump). So a
+ * search in this process between batches, or from another connection at any time (WAL snapshot),
+ * answers from the previous index. See server/rag/README.md.
+ */
+export class SqliteFtsIndex implements RetrievalIndex {
+  readonly #db: Database;
+  readonly #batchSize: number;
+  readonly #training = new Set<string>();
+  readonly #getKnowledge: Statement<[string], KnowledgeRow>;
+
+  constructor(db: Database, options: SqliteFtsIndexOptions = {}) {
+    this.#db = db;
+    this.#batchSize = options.batchSize ?? 1000;
+    db.exec(`
+      CREATE TABLE IF NOT EXISTS rag_knowledge (
+        knowledge_id TEXT PRIMARY KEY,
+        slot INTEGER NOT NULL UNIQUE,
+        generation INTEGER NOT NULL DEFAULT 0,
+        rows INTEGER NOT NULL DEFAULT 0,
+        trained_at TEXT
+      );
+      CREATE TABLE IF NOT EXISTS rag_chunk (
+        id INTEGER PRIMARY KEY,
+        slot INTEGER NOT NULL,
+        generation INTEGER NOT NULL,
+        hash TEXT NOT NULL,
+        content TEXT NOT NULL,
+        source TEXT NOT NULL,
+        UNIQUE (slot, hash)
+      );
+    `);
+    this.#getKnowledge = db.prepare('SELECT slot, generation, rows FROM rag_knowledge WHERE knowledge_id = ?');
+  }
+
+  async replace(knowledgeId: string, chunks: readonly SourcedChunk[], onProgress?: ProgressCallback): Promise<ReplaceResult> {
+    checkKnowledgeId(knowledgeId);
+    const wanted = uniqueByHash(chunks);
+    this.#lock(knowledgeId);
+    try {
+      const db = this.#db;
+      const { slot, generation: live } = this.#ensureKnowledge(knowledgeId);
+      const staging = live + 1;
+      const fts = ftsTable(slot);
+      this.#dropStaging(slot, live);
+
+      const existing = new Map<string, { id: number; source: string }>();
+      for (const row of db.prepare('SELECT id, hash, source FROM rag_chunk WHERE slot = ?').iterate(slot) as Iterable<{
+        id: number;
+        hash: string;
+        source: string;
+      }>) {
+        existing.set(row.hash, { id: row.id, source: row.source });
+      }
+      const toAdd: SourcedChunk[] = [];
+      const relabel: Array<{ id: number; source: string }> = [];
+      for (const chunk of wanted.values()) {
+        const old = existing.get(chunk.hash);
+        if (!old) toAdd.push(chunk);
+        else if (old.source !== chunk.source) relabel.push({ id: old.id, source: chunk.source });
+      }
+      const removedIds: number[] = [];
+      for (const [hash, row] of existing) if (!wanted.has(hash)) removedIds.push(row.id);
+
+      const total = wanted.size;
+      let done = total - toAdd.length;
+      onProgress?.({ done, total });
+
+      const insertChunk = db.prepare(
+        'INSERT INTO rag_chunk (slot, generation, hash, content, source) VALUES (?, ?, ?, ?, ?)',
+      );
+      const insertTerms = db.prepare(`INSERT INTO ${fts} (rowid, terms) VALUES (?, ?)`);
+      const countRows = db.prepare('UPDATE rag_knowledge SET rows = rows + ? WHERE slot = ?');
+      const writeBatch = db.transaction((batch: SourcedChunk[]) => {
+        for (const chunk of batch) {
+          const { lastInsertRowid } = insertChunk.run(slot, staging, chunk.hash, chunk.content, chunk.source);
+          insertTerms.run(lastInsertRowid, spanishTerms(chunk.content).join(' '));
+        }
+        countRows.run(batch.length, slot);
+      });
+      for (let start = 0; start < toAdd.length; start += this.#batchSize) {
+        const batch = toAdd.slice(start, start + this.#batchSize);
+        writeBatch(batch);
+        done += batch.length;
+        onProgress?.({ done, total });
+        // Let searches and other requests run between batches: they still see the live generation.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+
+      const deleteChunk = db.prepare('DELETE FROM rag_chunk WHERE id = ?');
+      const deleteTerms = db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`);
+      const updateSource = db.prepare('UPDATE rag_chunk SET source = ? WHERE id = ?');
+      db.transaction(() => {
+        for (const id of removedIds) {
+          deleteChunk.run(id);
+          deleteTerms.run(id);
+        }
+        for (const { id, source } of relabel) updateSource.run(source, id);
+        db.prepare(
+          'UPDATE rag_knowledge SET generation = ?, rows = rows - ?, trained_at = ? WHERE slot = ?',
+        ).run(staging, removedIds.length, new Date().toISOString(), slot);
+      })();
+      return { total, added: toAdd.length, kept: total - toAdd.length, removed: removedIds.length };
+    } finally {
+      this.#training.delete(knowledgeId);
+    }
+  }
+
+  async clear(knowledgeId: string): Promise<{ removed: number }> {
+    checkKnowledgeId(knowledgeId);
+    this.#lock(knowledgeId);
+    try {
+      const known = this.#getKnowledge.get(knowledgeId);
+      if (!known) return { removed: 0 };
+      const db = this.#db;
+      return db.transaction(() => {
+        const { changes } = db.prepare('DELETE FROM rag_chunk WHERE slot = ? AND generation <= ?').run(known.slot, known.generation);
+        db.prepare('DELETE FROM rag_chunk WHERE slot = ?').run(known.slot);
+        db.exec(`DROP TABLE IF EXISTS ${ftsTable(known.slot)}_vocab; DROP TABLE IF EXISTS ${ftsTable(known.slot)};`);
+        db.prepare('DELETE FROM rag_knowledge WHERE slot = ?').run(known.slot);
+        return { removed: changes };
+      })();
+    } finally {
+      this.#training.delete(knowledgeId);
+    }
+  }
+
+  async search(knowledgeId: string, query: string, options: SearchOptions): Promise<SearchResult[]> {
+    checkKnowledgeId(knowledgeId);
+    const { maxResults, scoreThreshold } = checkSearchOptions(options);
+    if (typeof query !== 'string') throw new RagError('invalidInput', 'q must be a string', { field: 'q' });
+    if (query.length > MAX_QUERY_LENGTH) {
+      throw new RagError('invalidInput', `q is ${query.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'q' });
+    }
+    const known = this.#getKnowledge.get(knowledgeId);
+    if (!known || known.generation === 0) return [];
+    const terms = [...new Set(spanishTerms(query))].slice(0, MAX_QUERY_TERMS);
+    if (terms.length === 0) return [];
+
+    const fts = ftsTable(known.slot);
+    // The score's denominator: what a chunk holding every query term once, at average length, gets.
+    const docFrequency = this.#db.prepare(`SELECT doc FROM ${fts}_vocab WHERE term = ?`).pluck();
+    let fullMatch = 0;
+    for (const term of terms) {
+      const n = (docFrequency.get(term) as number | undefined) ?? 0;
+      fullMatch += Math.max(Math.log((known.rows - n + 0.5) / (n + 0.5)), FTS5_MIN_IDF);
+    }
+    // Each term is a quoted FTS5 string ("" doubles a quote), so operators typed by users
+    // (NEAR, OR, *, -, parentheses, column filters) are searched as words, never parsed.
+    const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+    const rows = this.#db
+      .prepare(
+        `SELECT c.content, c.source, c.hash, m.relevance
+           FROM (SELECT rowid, -bm25(${fts}) AS relevance FROM ${fts} WHERE ${fts} MATCH ?) AS m
+           JOIN rag_chunk c ON c.id = m.rowid
+          WHERE c.generation <= ? AND m.relevance >= ?
+          ORDER BY m.relevance DESC, c.id
+          LIMIT ?`,
+      )
+      .all(match, known.generation, scoreThreshold * fullMatch, maxResults) as Array<{
+      content: string;
+      source: string;
+      hash: string;
+      relevance: number;
+    }>;
+    return rows.map((row) => ({
+      content: row.content,
+      score: Math.min(1, row.relevance / fullMatch),
+      source: row.source,
+      hash: row.hash,
+    }));
+  }
+
+  async stats(knowledgeId: string): Promise<IndexStats> {
+    checkKnowledgeId(knowledgeId);
+    const row = this.#db
+      .prepare(
+        `SELECT k.generation, k.trained_at AS trainedAt,
+                (SELECT count(*) FROM rag_chunk c WHERE c.slot = k.slot AND c.generation <= k.generation) AS chunks
+           FROM rag_knowledge k WHERE k.knowledge_id = ?`,
+      )
+      .get(knowledgeId) as IndexStats | undefined;
+    return row ?? { chunks: 0, generation: 0, trainedAt: null };
+  }
+
+  /** One training or clearing per knowledge at a time in this process; a second is a 409. */
+  #lock(knowledgeId: string): void {
+    if (this.#training.has(knowledgeId)) {
+      throw new RagError('trainingInProgress', `knowledge ${knowledgeId} is already being trained or cleared`);
+    }
+    this.#training.add(knowledgeId);
+  }
+
+  #ensureKnowledge(knowledgeId: string): KnowledgeRow {
+    const db = this.#db;
+    return db.transaction(() => {
+      let row = this.#getKnowledge.get(knowledgeId);
+      if (!row) {
+        const slot = ((db.prepare('SELECT max(slot) FROM rag_knowledge').pluck().get() as number | null) ?? 0) + 1;
+        db.prepare('INSERT INTO rag_knowledge (knowledge_id, slot) VALUES (?, ?)').run(knowledgeId, slot);
+        row = { slot, generation: 0, rows: 0 };
+      }
+      const fts = ftsTable(row.slot);
+      db.exec(`
+        CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(terms, tokenize = 'unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE IF NOT EXISTS ${fts}_vocab USING fts5vocab(${fts}, 'row');
+      `);
+      return row;
+    })();
+  }
+
+  /** Removes what an interrupted training (crash, thrown error) left above the live generation. */
+  #dropStaging(slot: number, live: number): void {
+    const db = this.#db;
+    db.transaction(() => {
+      const ids = db.prepare('SELECT id FROM rag_chunk WHERE slot = ? AND generation > ?').pluck().all(slot, live) as number[];
+      if (ids.length === 0) return;
+      const deleteTerms = db.prepare(`DELETE FROM ${ftsTable(slot)} WHERE rowid = ?`);
+      for (const id of ids) deleteTerms.run(id);
+      db.prepare('DELETE FROM rag_chunk WHERE slot = ? AND generation > ?').run(slot, live);
+      db.prepare('UPDATE rag_knowledge SET rows = rows - ? WHERE slot = ?').run(ids.length, slot);
+    })();
+  }
+}
+
+/** Table names come from an integer slot, never from user input. */
+function ftsTable(slot: number): string {
+  return `rag_fts_${slot}`;
+}
+
+function checkKnowledgeId(knowledgeId: unknown): void {
+  if (typeof knowledgeId !== 'string' || knowledgeId.length === 0 || knowledgeId.length > MAX_KNOWLEDGE_ID_LENGTH) {
+    throw new RagError('invalidInput', 'knowledge id must be a non-empty string of at most 200 characters', { field: 'id' });
+  }
+}
+
+function checkSearchOptions(options: SearchOptions): SearchOptions {
+  const { maxResults, scoreThreshold } = options;
+  if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 1000) {
+    throw new RagError('invalidInput', `maxResults must be an integer from 1 to 1000; got ${String(maxResults)}`, {
+      field: 'maxResults',
+    });
+  }
+  if (typeof scoreThreshold !== 'number' || !(scoreThreshold >= 0 && scoreThreshold <= 1)) {
+    throw new RagError('invalidInput', `scoreThreshold must be a number from 0 to 1; got ${String(scoreThreshold)}`, {
+      field: 'scoreThreshold',
+    });
+  }
+  return options;
+}
+
+/** Chunk identity is the hash of its content; the first source naming a content wins. */
+function uniqueByHash(chunks: readonly SourcedChunk[]): Map<string, SourcedChunk> {
+  if (!Array.isArray(chunks)) throw new RagError('invalidInput', 'chunks must be an array', { field: 'chunks' });
+  const unique = new Map<string, SourcedChunk>();
+  chunks.forEach((chunk, index) => {
+    if (!chunk || typeof chunk.content !== 'string' || chunk.content.trim() === '') {
+      throw new RagError('invalidInput', `chunk ${index} has no content`, { field: `chunks.${index}.content` });
+    }
+    const hash = sha256Hex(chunk.content);
+    if (!unique.has(hash)) unique.set(hash, { content: chunk.content, hash, source: String(chunk.source ?? '') });
+  });
+  return unique;
+}
