@@ -24,14 +24,14 @@ export function htmlToText(html: string): string {
   $(INVISIBLE).remove();
   const title = $('title').first().text().trim();
   const main = $('main, article, [role=main]');
-  let root;
-  if (main.length > 0) root = main;
+  let roots: AnyNode[];
+  if (main.length > 0) roots = main.toArray();
   else {
     $(CHROME).remove();
-    root = $('body').length ? $('body') : $.root();
+    roots = $('body').length ? $('body').toArray() : $.root().toArray();
   }
   const parts: string[] = [];
-  root.each((_, element) => walk(element, parts));
+  for (const root of roots) walk(root, parts);
   const body = tidyText(parts.join(''));
   return title && !body.startsWith(title) ? tidyText(`${title}\n\n${body}`) : body;
 }
@@ -48,7 +48,7 @@ function walk(node: AnyNode, out: string[]): void {
     return;
   }
   if (name === 'pre') {
-    out.push('\n\n', cheerio.load(node).text(), '\n\n');
+    out.push('\n\n', rawText(node), '\n\n');
     return;
   }
   const block = BLOCKS.has(name);
@@ -57,4 +57,11 @@ function walk(node: AnyNode, out: string[]): void {
   for (const child of node.children) walk(child, out);
   if (name === 'td' || name === 'th') out.push('\t');
   if (block) out.push('\n\n');
+}
+
+/** Text inside <pre>, whitespace kept. */
+function rawText(node: AnyNode): string {
+  if (node.type === 'text') return node.data;
+  if (node.type === 'tag') return node.name === 'br' ? '\n' : node.children.map(rawText).join('');
+  return '';
 }

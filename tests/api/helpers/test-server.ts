@@ -68,7 +68,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     raw,
     upload: (p, file, field = 'file') => {
       const form = new FormData();
-      form.append(field, new Blob([file.content], { type: file.type ?? 'application/octet-stream' }), file.name);
+      const part = typeof file.content === 'string' ? file.content : new Uint8Array(file.content);
+      form.append(field, new Blob([part], { type: file.type ?? 'application/octet-stream' }), file.name);
       return raw(p, { method: 'POST', body: form });
     },
     async close(closeOptions = {}) {
