@@ -1,5 +1,6 @@
 import type { RegistryFieldsType, RegistryWidgetsType, TemplatesType } from '@rjsf/utils';
-import { Templates as MantineTemplates } from '@rjsf/mantine';
+// Templates only: the theme's widget index pulls dayjs plugins through an ESM-incompatible path.
+import MantineTemplates from '@rjsf/mantine/lib/templates/index.js';
 import { BaseInputTemplate } from './widgets/base-input-template.tsx';
 import { TextareaWidget } from './widgets/textarea-widget.tsx';
 import { PasswordWidget } from './widgets/password-widget.tsx';

@@ -43,6 +43,8 @@ export function prepareFormSchemas(source: FormSchemas, options: PrepareOptions)
     schema.required = ((schema.required as string[] | undefined) ?? []).filter((name) => !onlyOnCreate.has(name));
   }
   decorateUi(uiSchema, model.fields, translate);
+  // Read-only forms (view, delete) show form lists without add / remove controls (spec §2).
+  if (mode === 'readonly') uiSchema['ui:globalOptions'] = { ...(uiSchema['ui:globalOptions'] as Json | undefined), addable: false, removable: false, orderable: false };
   return { schema, uiSchema };
 }
 

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Grid, NavLink, Stack, Tabs } from '@mantine/core';
 import type { ObjectFieldTemplateProps } from '@rjsf/utils';
-import { Templates as MantineTemplates } from '@rjsf/mantine';
+// Templates only: the theme's widget index pulls dayjs plugins through an ESM-incompatible path.
+import MantineTemplates from '@rjsf/mantine/lib/templates/index.js';
 import { useTranslation } from 'react-i18next';
 import { hiddenRootFields, isConditionMet, sectionsOf, uiOptionsOf } from '../visibility.ts';
 import type { EntityFormContext } from '../entity-form-context.ts';

@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { I18nextProvider } from 'react-i18next';
+import i18next from 'i18next';
+import { RuntimeProvider, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
+import { PermissionsProvider, type Can } from '../../../runtime/permissions/permissions-context.tsx';
+import { runtimeLocales } from '../../../runtime/i18n/runtime-locales.ts';
+import es from '../../../locales/es.json';
+
+/** jsdom lacks these browser APIs that Mantine uses. */
+export function installBrowserShims(): void {
+  if (!window.matchMedia) {
+    window.matchMedia = ((query: string) => ({
+      matches: false, media: query, onchange: null,
+      addListener: () => undefined, removeListener: () => undefined,
+      addEventListener: () => undefined, removeEventListener: () => undefined, dispatchEvent: () => false,
+    })) as unknown as typeof window.matchMedia;
+  }
+  globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
+  Element.prototype.scrollIntoView ??= () => undefined;
+}
+
+export const testI18n = i18next.createInstance();
+void testI18n.init({
+  lng: 'es',
+  resources: { es: { translation: { ...es, ...runtimeLocales.es } } },
+  interpolation: { escapeValue: false },
+  initAsync: false,
+});
+
+export function RuntimeHarness({ services, can = () => true, children }: { services: Partial<RuntimeServices>; can?: Can; children: ReactNode }) {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const full: RuntimeServices = {
+    providers: {},
+    entities: {},
+    uploader: { uploadFile: async () => ({ filename: 'a.txt', filepath: 'files/a.txt', size: 1, mimetype: 'text/plain', url: '/files/a.txt' }) },
+    forms: {},
+    overrides: {},
+    ...services,
+  };
+  return (
+    <MantineProvider env="test">
+      <I18nextProvider i18n={testI18n}>
+        <QueryClientProvider client={client}>
+          <PermissionsProvider can={can}>
+            <RuntimeProvider services={full}>{children}</RuntimeProvider>
+          </PermissionsProvider>
+        </QueryClientProvider>
+      </I18nextProvider>
+    </MantineProvider>
+  );
+}
