@@ -26,6 +26,8 @@ export interface ParseUrlOptions {
   maxBytes?: number;
   /** Lets loopback and private addresses through: tests and trusted intranet deployments only. */
   allowPrivate?: boolean;
+  /** Which resolved addresses may be dialled; defaults to isPublicAddress. Tests inject one. */
+  isAllowedAddress?: (address: string) => boolean;
   /** Name resolution; defaults to dns.lookup with all: true. Tests inject one. */
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
 }
@@ -48,11 +50,12 @@ export async function parseUrl(url: unknown, options: ParseUrlOptions = {}): Pro
   const timeoutMs = options.timeoutMs ?? DEFAULT_URL_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_URL_MAX_BYTES;
   const resolve = options.resolve ?? defaultResolve;
+  const allowed = options.allowPrivate ? () => true : (options.isAllowedAddress ?? isPublicAddress);
   let current = checkUrl(url);
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     for (let hop = 0; ; hop += 1) {
-      const address = await checkedAddress(current, resolve, options.allowPrivate === true);
+      const address = await checkedAddress(current, resolve, allowed);
       const response = await request(current, address, signal);
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400 && response.headers.location) {
@@ -108,7 +111,11 @@ async function defaultResolve(hostname: string): Promise<ResolvedAddress[]> {
 }
 
 /** Resolves the host and refuses it unless every address is public; returns the one to dial. */
-async function checkedAddress(url: URL, resolve: (hostname: string) => Promise<ResolvedAddress[]>, allowPrivate: boolean) {
+async function checkedAddress(
+  url: URL,
+  resolve: (hostname: string) => Promise<ResolvedAddress[]>,
+  allowed: (address: string) => boolean,
+): Promise<ResolvedAddress> {
   const literal = ipLiteral(url.hostname);
   let addresses: ResolvedAddress[];
   if (literal) addresses = [{ address: literal, family: literal.includes(':') ? 6 : 4 }];
@@ -120,11 +127,9 @@ async function checkedAddress(url: URL, resolve: (hostname: string) => Promise<R
     }
   }
   if (addresses.length === 0) throw new RagError('urlUnreachable', `The host ${url.hostname} has no address`, { field: 'url' });
-  if (!allowPrivate) {
-    const refused = addresses.find((a) => !isPublicAddress(a.address));
-    if (refused) {
-      throw new RagError('urlRefused', `Refused: ${url.hostname} resolves to a non-public address (${refused.address})`, { field: 'url' });
-    }
+  const refused = addresses.find((a) => !allowed(a.address));
+  if (refused) {
+    throw new RagError('urlRefused', `Refused: ${url.hostname} resolves to a non-public address (${refused.address})`, { field: 'url' });
   }
   return addresses[0];
 }
