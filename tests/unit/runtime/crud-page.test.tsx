@@ -1,0 +1,105 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
+import type { ClientEntityModel } from '../../../runtime/model/client-entity-model.ts';
+import { entities } from '../../../src/generated/entities.ts';
+import { RuntimeHarness, installBrowserShims } from './runtime-test-harness.tsx';
+
+beforeAll(installBrowserShims);
+
+const base = entities.bottracestatus;
+const model: ClientEntityModel = {
+  ...base,
+  table: { ...base.table, columns: ['name', 'description', 'createdAt'] },
+  fields: base.fields.map((field) => (field.name === 'description' ? { ...field, permission: 'secret:see' } : field)),
+  filters: [
+    { field: 'name', operator: 'eq', label: 'field.bottracestatus.name', permission: null },
+    { field: 'description', operator: 'like', label: 'field.bottracestatus.description', permission: 'secret:see' },
+  ],
+};
+
+function rows(page: number, limit: number) {
+  return Array.from({ length: limit }, (_, index) => ({ _id: `id-${page}-${index}`, name: `Row ${page}.${index}`, description: 'd', createdAt: '2024-01-01T00:00:00.000Z' }));
+}
+
+function setup(can: (permission: string | null | undefined) => boolean = () => true) {
+  const provider = {
+    paginate: vi.fn(async ({ page = 1, limit = 10 }: { page?: number; limit?: number }) => ({ items: rows(page, limit), total: 95 })),
+    create: vi.fn(async () => ({})),
+  };
+  render(
+    <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {} }) } }} can={can}>
+      <CrudPage model={model} />
+    </RuntimeHarness>,
+  );
+  return provider;
+}
+
+const lastQuery = (provider: ReturnType<typeof setup>) => provider.paginate.mock.calls.at(-1)?.[0] as Record<string, unknown>;
+
+describe('CrudPage list (spec §2, §4 Table)', () => {
+  it('loads page 1 with 10 rows and renders typed cells', async () => {
+    const provider = setup();
+    expect(await screen.findByText('Row 1.0')).toBeInTheDocument();
+    expect(lastQuery(provider)).toMatchObject({ page: 1, limit: 10 });
+    expect(screen.getAllByText('01/01/2024 00:00:00').length).toBeGreaterThan(0);
+  });
+
+  it('hides columns, filters and actions without their permission; no list without view', async () => {
+    setup((permission) => permission !== 'secret:see' && permission !== 'bottracestatus:delete' && permission !== 'bottracestatus:create');
+    await screen.findByText('Row 1.0');
+    const table = screen.getByRole('table');
+    expect(within(table).queryByText('Descripción')).toBeNull();
+    expect(screen.queryByRole('textbox', { name: 'Descripción' })).toBeNull();
+    expect(screen.getByRole('textbox', { name: 'Nombre' })).toBeInTheDocument();
+    expect(screen.queryAllByRole('button', { name: 'Eliminar' })).toHaveLength(0);
+    expect(screen.getAllByRole('button', { name: 'Editar' }).length).toBe(10);
+    expect(screen.queryByRole('button', { name: 'Crear' })).toBeNull();
+  });
+
+  it('shows no list without the view permission', () => {
+    const provider = setup((permission) => permission !== 'bottracestatus:view' && permission !== 'bottracestatus:manage');
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.getByText('No tienes permiso para ver este listado')).toBeInTheDocument();
+    expect(provider.paginate).not.toHaveBeenCalled();
+  });
+
+  it('debounces the search by 500 ms and resets to page 1', async () => {
+    const user = userEvent.setup();
+    const provider = setup();
+    await screen.findByText('Row 1.0');
+    await user.click(screen.getByRole('button', { name: '3' }));
+    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 3 }));
+    const calls = provider.paginate.mock.calls.length;
+    await user.type(screen.getByRole('textbox', { name: 'Buscar' }), 'bot');
+    expect(provider.paginate.mock.calls.length).toBe(calls);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 600)));
+    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, search: 'bot' }));
+    expect(provider.paginate.mock.calls.filter(([query]) => String(query.search ?? '').length > 0 && query.search !== 'bot')).toHaveLength(0);
+  });
+
+  it('changing the page size resets to page 1', async () => {
+    const user = userEvent.setup();
+    const provider = setup();
+    await screen.findByText('Row 1.0');
+    await user.click(screen.getByRole('button', { name: '2' }));
+    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 2 }));
+    await user.click(screen.getAllByLabelText('Filas por página').find((element) => element.tagName === 'INPUT')!);
+    await user.click(await screen.findByRole('option', { name: '20' }));
+    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, limit: 20 }));
+  });
+
+  it('header clicks cycle the sort asc, desc, off', async () => {
+    const user = userEvent.setup();
+    const provider = setup();
+    await screen.findByText('Row 1.0');
+    const header = screen.getByRole('button', { name: 'Ordenar por Nombre' });
+    await user.click(header);
+    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'name', order: 'asc' }));
+    await user.click(header);
+    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'name', order: 'desc' }));
+    await user.click(header);
+    await waitFor(() => expect(lastQuery(provider).orderBy).toBeUndefined());
+  });
+});
