@@ -31,9 +31,11 @@ export function renderSystemPrompt(bot: PromptBot, hasKnowledge: boolean, fragme
   const template = hasKnowledge
     ? bot.systemPromptWithKnowledge?.trim() || DEFAULT_SYSTEM_PROMPT_WITH_KNOWLEDGE
     : bot.systemPrompt?.trim() || DEFAULT_SYSTEM_PROMPT;
-  return renderPromptTemplate(template, {
+  const rendered = renderPromptTemplate(template, {
     botName: bot.name.trim(),
     botDescription: bot.description?.trim() ?? '',
     documents: hasKnowledge ? formatDocuments(fragments) : '',
   });
+  // An empty description leaves "soporte. " dangling; trailing blanks are noise to a model.
+  return rendered.replace(/[ \t]+$/gm, '');
 }
