@@ -1,0 +1,103 @@
+import { chunkText, type ChunkOptions } from '../chunk/chunk-text.ts';
+import { sha256Hex } from '../chunk/sha256-hex.ts';
+import type { SourcedChunk } from '../rag-types.ts';
+
+/** The parts of a stored file record (spec §3 "Uploaded file") the planner passes on. */
+export interface StoredFileRef {
+  filename?: string;
+  filepath: string;
+  mimetype?: string;
+  size?: number;
+  url?: string;
+}
+
+/** A KnowledgeSource record as stored (only what training reads). */
+export interface TrainingSource {
+  _id?: string;
+  name: string;
+  type: 'file' | 'link' | 'text' | 'chunk';
+  text?: string | null;
+  sourceText?: string | null;
+  chunks?: Array<{ content: string; hash?: string }> | null;
+}
+
+/** A Knowledge record as stored (only what training reads). */
+export interface TrainingKnowledge {
+  sources?: Array<string | { _id: string }> | null;
+  texts?: Array<{ title?: string | null; content: string }> | null;
+  files?: Array<{ title?: string | null; file: StoredFileRef }> | null;
+  urls?: Array<{ title?: string | null; url: string }> | null;
+}
+
+export interface TrainingDeps {
+  /** Text of a stored upload, e.g. (f) => parseStoredFile(uploadsDir, f.filepath).then((d) => d.content). */
+  parseFile: (file: StoredFileRef) => Promise<string>;
+  /** Text of a web page, e.g. (url) => parseUrl(url).then((d) => d.content). */
+  parseUrl: (url: string) => Promise<string>;
+  chunkOptions?: ChunkOptions;
+}
+
+export interface TrainingPlan {
+  chunks: SourcedChunk[];
+  /** What contributed nothing and why (missing source, empty text, unreadable file or page). */
+  problems: Array<{ source: string; message: string }>;
+}
+
+/**
+ * Everything a knowledge base should contain, in order: its sources (a "chunk" source as edited,
+ * chunk for chunk; others chunked from their edited text, else their source text), then its own
+ * texts, files and URLs, parsed through the injected functions and chunked. Each chunk carries the
+ * label of where it came from and the sha256 of its content. A file or page that fails is reported
+ * in `problems` and the rest still trains: one dead link should not block a knowledge base.
+ */
+export async function planTraining(
+  knowledge: TrainingKnowledge,
+  sources: readonly TrainingSource[],
+  deps: TrainingDeps,
+): Promise<TrainingPlan> {
+  const chunks: SourcedChunk[] = [];
+  const problems: TrainingPlan['problems'] = [];
+  const addText = (text: string | null | undefined, source: string) => {
+    if (!text || text.trim() === '') {
+      problems.push({ source, message: 'no text to index' });
+      return;
+    }
+    for (const chunk of chunkText(text, deps.chunkOptions)) chunks.push({ content: chunk.content, hash: chunk.hash, source });
+  };
+
+  const byId = new Map(sources.filter((s) => s._id).map((s) => [s._id as string, s]));
+  const referenced = (knowledge.sources ?? []).map((ref) => (typeof ref === 'string' ? ref : ref._id));
+  const ordered = referenced.length ? referenced.map((id) => byId.get(id) ?? id) : sources;
+  for (const source of ordered) {
+    if (typeof source === 'string') {
+      problems.push({ source, message: 'knowledge source not found' });
+      continue;
+    }
+    if (source.type === 'chunk') {
+      for (const chunk of source.chunks ?? []) {
+        if (chunk.content?.trim()) chunks.push({ content: chunk.content, hash: sha256Hex(chunk.content), source: source.name });
+      }
+      continue;
+    }
+    addText(source.text?.trim() ? source.text : source.sourceText, source.name);
+  }
+
+  (knowledge.texts ?? []).forEach((text, index) => addText(text.content, text.title?.trim() || `texts[${index}]`));
+
+  for (const { file } of knowledge.files ?? []) {
+    const label = file.filename || file.filepath;
+    try {
+      addText(await deps.parseFile(file), label);
+    } catch (error) {
+      problems.push({ source: label, message: (error as Error).message });
+    }
+  }
+  for (const { url } of knowledge.urls ?? []) {
+    try {
+      addText(await deps.parseUrl(url), url);
+    } catch (error) {
+      problems.push({ source: url, message: (error as Error).message });
+    }
+  }
+  return { chunks, problems };
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../../server/rag/chunk/sha256-hex.ts';
+import { RagError } from '../../../server/rag/rag-error.ts';
+import { planTraining, type StoredFileRef, type TrainingSource } from '../../../server/rag/train/plan-training.ts';
+
+const sources: TrainingSource[] = [
+  { _id: 's1', name: 'Manual', type: 'file', sourceText: 'texto original', text: 'texto editado' },
+  { _id: 's2', name: 'Web', type: 'link', sourceText: 'solo texto fuente', text: '' },
+  { _id: 's3', name: 'FAQ', type: 'chunk', chunks: [{ content: 'primer fragmento', hash: 'stale' }, { content: '  ' }, { content: 'segundo fragmento' }] },
+  { _id: 's4', name: 'Vacío', type: 'text' },
+];
+const deps = {
+  parseFile: async (file: StoredFileRef) => {
+    if (file.filepath === 'broken.pdf') throw new RagError('unreadableFile', 'The PDF could not be read');
+    return `contenido de ${file.filename}`;
+  },
+  parseUrl: async (url: string) => `página ${url}`,
+};
+
+describe('planTraining', () => {
+  it('collects sources, texts, files and urls with labels and hashes', async () => {
+    const plan = await planTraining(
+      {
+        sources: ['s1', { _id: 's2' }, 's3', 's4', 'gone'],
+        texts: [{ title: 'Horario', content: 'de 9 a 18' }, { content: 'sin título' }],
+        files: [{ title: 'x', file: { filename: 'guia.pdf', filepath: 'files/guia.pdf' } }, { file: { filename: 'roto.pdf', filepath: 'broken.pdf' } }],
+        urls: [{ title: 'Inicio', url: 'https://example.com/' }],
+      },
+      sources,
+      deps,
+    );
+    expect(plan.chunks.map(({ content, source }) => [source, content])).toEqual([
+      ['Manual', 'texto editado'],
+      ['Web', 'solo texto fuente'],
+      ['FAQ', 'primer fragmento'],
+      ['FAQ', 'segundo fragmento'],
+      ['Horario', 'de 9 a 18'],
+      ['texts[1]', 'sin título'],
+      ['guia.pdf', 'contenido de guia.pdf'],
+      ['https://example.com/', 'página https://example.com/'],
+    ]);
+    for (const chunk of plan.chunks) expect(chunk.hash).toBe(sha256Hex(chunk.content));
+    expect(plan.problems).toEqual([
+      { source: 'Vacío', message: 'no text to index' },
+      { source: 'gone', message: 'knowledge source not found' },
+      { source: 'roto.pdf', message: 'The PDF could not be read' },
+    ]);
+  });
+
+  it('chunks long texts with the given settings', async () => {
+    const long = 'palabra '.repeat(300);
+    const plan = await planTraining({ texts: [{ title: 't', content: long }] }, [], { ...deps, chunkOptions: { chunkSize: 100, chunkOverlap: 20 } });
+    expect(plan.chunks.length).toBeGreaterThan(20);
+    expect(plan.chunks.every((c) => c.content.length <= 100 && c.source === 't')).toBe(true);
+  });
+
+  it('uses every given source when the knowledge lists none', async () => {
+    const plan = await planTraining({}, sources.slice(0, 1), deps);
+    expect(plan.chunks).toHaveLength(1);
+  });
+});
