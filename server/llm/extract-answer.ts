@@ -18,11 +18,15 @@ export interface ExtractOptions {
 
 interface Candidate {
   text: string;
-  terms: SpanishTerm[];
+  /** Bit i set when the sentence contains question term i. */
+  mask: number;
   fragmentIndex: number;
   order: number;
   score: number;
 }
+
+/** Question terms beyond this many are ignored: matches are kept as bits of one 32-bit integer. */
+const MAX_QUESTION_TERMS = 30;
 
 const FRAGMENT_WEIGHT = 0.3;
 const KEEP_RATIO = 0.5;
@@ -32,13 +36,30 @@ export function extractAnswer(question: string, fragments: readonly LlmFragment[
   const maxSentences = options.maxSentences ?? 3;
   const maxChars = options.maxSentenceChars ?? 600;
   const cache = new Map<string, SpanishTerm | null>();
-  const questionTerms = dedupeTerms(spanishTerms(question, cache));
+  const questionTerms = dedupeTerms(spanishTerms(question, cache)).slice(0, MAX_QUESTION_TERMS);
   if (questionTerms.length === 0 || fragments.length === 0) return [];
+  // Each distinct word is compared with the question once; sentences then just OR the bits.
+  const masks = new Map<SpanishTerm, number>();
+  const maskOf = (terms: SpanishTerm[]): number => {
+    let mask = 0;
+    for (const term of terms) {
+      let bits = masks.get(term);
+      if (bits === undefined) {
+        bits = 0;
+        questionTerms.forEach((q, i) => {
+          if (termsMatch(q, term)) bits! |= 1 << i;
+        });
+        masks.set(term, bits);
+      }
+      mask |= bits;
+    }
+    return mask;
+  };
 
   const candidates: Candidate[] = [];
-  const fragmentMatches: boolean[][] = [];
+  const fragmentMasks: number[] = [];
   fragments.forEach((fragment, fragmentIndex) => {
-    const matched = questionTerms.map(() => false);
+    let fragmentMask = 0;
     const lines = fragment.content.split(/\r?\n/).map((line) => line.trim()).filter((line) => /\p{L}/u.test(line));
     lines.forEach((line, lineIndex) => {
       const sentences = [...segmenter.segment(line)].map(({ segment }) => segment.trim().replace(/^(?:[-*•]|#+)\s+/, ''));
@@ -47,27 +68,22 @@ export function extractAnswer(question: string, fragments: readonly LlmFragment[
       const heading = sentences.length === 1 && lineIndex < lines.length - 1 && isHeading(sentences[0]);
       for (const text of sentences) {
         if (!/\p{L}/u.test(text)) continue;
-        const terms = spanishTerms(text, cache);
-        markMatches(questionTerms, terms, matched);
-        if (!heading) candidates.push({ text, terms, fragmentIndex, order: candidates.length, score: 0 });
+        const mask = maskOf(spanishTerms(text, cache));
+        fragmentMask |= mask;
+        if (!heading) candidates.push({ text, mask, fragmentIndex, order: candidates.length, score: 0 });
       }
     });
-    fragmentMatches.push(matched);
+    fragmentMasks.push(fragmentMask);
   });
   if (candidates.length === 0) return [];
 
   // Inverse document frequency over the candidate sentences: rare question words decide.
-  const idf = questionTerms.map((q) => {
-    const df = candidates.reduce((n, c) => n + (c.terms.some((t) => termsMatch(q, t)) ? 1 : 0), 0);
+  const idf = questionTerms.map((_, i) => {
+    const df = candidates.reduce((n, c) => n + ((c.mask >> i) & 1), 0);
     return Math.log(1 + candidates.length / (1 + df));
   });
-  const weigh = (matched: boolean[]) => matched.reduce((sum, hit, i) => sum + (hit ? idf[i] : 0), 0);
-  const fragmentScores = fragmentMatches.map(weigh);
-  for (const c of candidates) {
-    const matched = questionTerms.map(() => false);
-    markMatches(questionTerms, c.terms, matched);
-    c.score = weigh(matched) + FRAGMENT_WEIGHT * fragmentScores[c.fragmentIndex];
-  }
+  const weigh = (mask: number) => idf.reduce((sum, weight, i) => sum + ((mask >> i) & 1 ? weight : 0), 0);
+  for (const c of candidates) c.score = weigh(c.mask) + FRAGMENT_WEIGHT * weigh(fragmentMasks[c.fragmentIndex]);
 
   const ranked = candidates
     .filter((c) => c.score > 0)
@@ -89,12 +105,6 @@ export function extractAnswer(question: string, fragments: readonly LlmFragment[
     answer.push(truncate(c.text, maxChars));
   }
   return answer;
-}
-
-function markMatches(questionTerms: SpanishTerm[], terms: SpanishTerm[], matched: boolean[]): void {
-  questionTerms.forEach((q, i) => {
-    if (!matched[i] && terms.some((t) => termsMatch(q, t))) matched[i] = true;
-  });
 }
 
 function dedupeTerms(terms: SpanishTerm[]): SpanishTerm[] {
