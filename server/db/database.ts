@@ -25,6 +25,11 @@ export interface Database {
    * other requests keep being served while it runs.
    */
   stream(query: CompiledQuery, batchSize: number): AsyncIterable<Row[]>;
+  /**
+   * A value that changes whenever any committed write may have changed the data (this process's
+   * or another's), so derived results such as list totals can be cached until it moves.
+   */
+  changeToken(): string;
   close(): Promise<void>;
 }
 

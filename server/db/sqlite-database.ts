@@ -29,6 +29,10 @@ export function openSqliteDatabase(file: string): Database {
     return statement;
   }
 
+  // data_version moves when another connection commits; our own writes are counted here.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let ownWrites = 0;
+
   const params = (query: CompiledQuery): unknown[] => query.parameters.map(toSqliteValue);
 
   return {
@@ -41,9 +45,11 @@ export function openSqliteDatabase(file: string): Database {
       return prepare(query.sql).get(params(query)) as Row | undefined;
     },
     async run(query) {
+      ownWrites++;
       return prepare(query.sql).run(params(query)).changes;
     },
     async runAll(queries) {
+      ownWrites++;
       db.transaction(() => {
         for (const query of queries) prepare(query.sql).run(params(query));
       })();
@@ -65,6 +71,9 @@ export function openSqliteDatabase(file: string): Database {
       } finally {
         reader.close();
       }
+    },
+    changeToken() {
+      return `${ownWrites}:${dataVersion.get()}`;
     },
     async close() {
       statements.clear();

@@ -46,7 +46,7 @@ export class EntityExporter {
     const separator = readSeparator(raw.separator);
     const query = parseListQuery(runtime, raw, { limit: 0, maxLimit: null, paged: false });
     const columns = ['_id', ...headers.filter((h) => h !== '_id' && runtime.columns.has(h))];
-    const select = selectList(this.database, runtime, this.service.scopeFor(runtime, context), query, columns);
+    const select = selectList(this.database, runtime, this.service.scopeFor(runtime, context), query, columns, { storageOrder: true });
 
     const dir = path.join(this.dataDir, 'exports');
     await fs.promises.mkdir(dir, { recursive: true });

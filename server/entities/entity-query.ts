@@ -71,14 +71,26 @@ function filterCondition(database: Database, runtime: EntityRuntime, filter: Par
   }
 }
 
-/** SELECT of one page / find with scope, search, filters, order (ties broken by _id) and limit. */
-export function selectList(database: Database, runtime: EntityRuntime, scope: RecordScope, query: ListQuery, columns: readonly string[]) {
+/**
+ * SELECT of one page / find with scope, search, filters, order (ties broken by _id) and limit.
+ * `storageOrder` (export without orderBy) skips ORDER BY: rows come in storage order, which is
+ * insertion order, and a full scan then needs no index lookups per row.
+ */
+export function selectList(
+  database: Database,
+  runtime: EntityRuntime,
+  scope: RecordScope,
+  query: ListQuery,
+  columns: readonly string[],
+  options: { storageOrder?: boolean } = {},
+) {
   let select = database.kysely
     .selectFrom(runtime.table)
     .select(columns as string[])
     .where(listConditions(database, runtime, scope, query));
-  if (query.orderBy) select = select.orderBy(query.orderBy, query.order);
-  if (query.orderBy !== '_id') select = select.orderBy('_id', query.order);
+  const ordered = !(options.storageOrder && !query.orderBy);
+  if (ordered && query.orderBy) select = select.orderBy(query.orderBy, query.order);
+  if (ordered && query.orderBy !== '_id') select = select.orderBy('_id', query.order);
   if (query.limit > 0) select = select.limit(query.limit).offset(query.offset);
   return select;
 }

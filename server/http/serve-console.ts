@@ -19,7 +19,9 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     const isApi = url === '/api' || url === '/files' || API_PREFIXES.some((prefix) => url.startsWith(prefix));
-    if (hasConsole && !isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    // A missing asset (last segment has an extension) is a 404, not the app's HTML.
+    const looksLikeFile = /\.[a-z0-9]+$/i.test(url.split('/').pop() ?? '');
+    if (hasConsole && !isApi && !looksLikeFile && (request.method === 'GET' || request.method === 'HEAD')) {
       return reply.type('text/html').send(fs.createReadStream(`${distDir}/index.html`));
     }
     throw notFound(`Route ${request.method} ${url} not found`);

@@ -193,3 +193,21 @@ describe('body handling', () => {
     expect(list.body).toEqual({ items: [], total: 0 });
   });
 });
+
+describe('list totals stay exact (they are cached until any write)', () => {
+  it('follows creates, deletes and writes by another connection to the same database file', async () => {
+    const total = async () => (await server.get('/api/tenants?search=Counted')).body.total;
+    expect(await total()).toBe(0);
+    const t = await create(server, '/api/tenants', { name: 'Counted 1' });
+    expect(await total()).toBe(1);
+    await create(server, '/api/tenants', { name: 'Counted 2' });
+    expect(await total()).toBe(2);
+    await server.del(`/api/tenants/${t._id}`);
+    expect(await total()).toBe(1);
+    const { default: Database } = await import('better-sqlite3');
+    const other = new Database(`${server.dataDir}/forja.db`);
+    other.prepare("INSERT INTO tenants (_id, name, createdAt, updatedAt) VALUES ('outside', 'Counted outside', 'x', 'x')").run();
+    other.close();
+    expect(await total()).toBe(2);
+  });
+});
