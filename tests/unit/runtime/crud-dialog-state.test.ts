@@ -5,6 +5,7 @@ import { prepareRecord } from '../../../runtime/crud/prepare-record.ts';
 import { ApiError } from '../../../runtime/transport/api-error.ts';
 import type { ClientEntityModel } from '../../../runtime/model/client-entity-model.ts';
 import { entities } from '../../../src/generated/entities.ts';
+import type { AnyEntityProvider } from '../../../runtime/context/runtime-context.tsx';
 
 const model: ClientEntityModel = {
   ...entities.bottrace,
@@ -20,7 +21,7 @@ function harness(state: CrudDialogState, provider: Record<string, ReturnType<typ
   let current = state;
   const actions: CrudDialogAction[] = [];
   const deps = {
-    provider: provider as never,
+    provider: provider as unknown as AnyEntityProvider,
     dispatch: (action: CrudDialogAction) => {
       actions.push(action);
       current = crudDialogReducer(current, action);

@@ -25,7 +25,7 @@ function rows(page: number, limit: number) {
 
 function setup(can: (permission: string | null | undefined) => boolean = () => true) {
   const provider = {
-    paginate: vi.fn(async ({ page = 1, limit = 10 }: { page?: number; limit?: number }) => ({ items: rows(page, limit), total: 95 })),
+    paginate: vi.fn(async ({ page = 1, limit = 10 }: { page?: number; limit?: number; search?: string }) => ({ items: rows(page, limit), total: 95 })),
     create: vi.fn(async () => ({})),
   };
   render(
