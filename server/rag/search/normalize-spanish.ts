@@ -10,6 +10,12 @@ const STOP_WORDS: ReadonlySet<string> = new Set(stopwords.map(foldDiacritics));
 const WORD = /[\p{L}\p{N}]+/gu;
 /** Words longer than this are not language (hashes, base64); they are kept whole, unstemmed. */
 const MAX_STEMMED_LENGTH = 40;
+/**
+ * Stemming dominates training time and word frequencies are Zipfian, so stems are memoised; the
+ * memo is simply dropped when full (cheaper than LRU bookkeeping, and refills with the hot words).
+ */
+const STEM_MEMO_LIMIT = 100_000;
+const stemMemo = new Map<string, string>();
 
 /**
  * The search terms of a Spanish text: lower-cased, diacritics removed, split on runs of Unicode
@@ -27,7 +33,13 @@ export function spanishTerms(text: string): string[] {
   for (const match of foldDiacritics(text).matchAll(WORD)) {
     const word = match[0];
     if (STOP_WORDS.has(word)) continue;
-    terms.push(stemWord(word));
+    let stem = stemMemo.get(word);
+    if (stem === undefined) {
+      if (stemMemo.size >= STEM_MEMO_LIMIT) stemMemo.clear();
+      stem = stemWord(word);
+      stemMemo.set(word, stem);
+    }
+    terms.push(stem);
   }
   return terms;
 }

@@ -20,7 +20,10 @@ export interface SqliteFtsIndexOptions {
 interface KnowledgeRow {
   slot: number;
   generation: number;
+  /** Rows in the FTS table, a training's staged rows included. */
   rows: number;
+  /** Live chunks (those of the current generation). */
+  chunks: number;
 }
 
 /**
@@ -51,6 +54,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
         slot INTEGER NOT NULL UNIQUE,
         generation INTEGER NOT NULL DEFAULT 0,
         rows INTEGER NOT NULL DEFAULT 0,
+        chunks INTEGER NOT NULL DEFAULT 0,
         trained_at TEXT
       );
       CREATE TABLE IF NOT EXISTS rag_chunk (
@@ -63,7 +67,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
         UNIQUE (slot, hash)
       );
     `);
-    this.#getKnowledge = db.prepare('SELECT slot, generation, rows FROM rag_knowledge WHERE knowledge_id = ?');
+    this.#getKnowledge = db.prepare('SELECT slot, generation, rows, chunks FROM rag_knowledge WHERE knowledge_id = ?');
   }
 
   async replace(knowledgeId: string, chunks: readonly SourcedChunk[], onProgress?: ProgressCallback): Promise<ReplaceResult> {
@@ -130,8 +134,8 @@ export class SqliteFtsIndex implements RetrievalIndex {
         }
         for (const { id, source } of relabel) updateSource.run(source, id);
         db.prepare(
-          'UPDATE rag_knowledge SET generation = ?, rows = rows - ?, trained_at = ? WHERE slot = ?',
-        ).run(staging, removedIds.length, new Date().toISOString(), slot);
+          'UPDATE rag_knowledge SET generation = ?, rows = rows - ?, chunks = ?, trained_at = ? WHERE slot = ?',
+        ).run(staging, removedIds.length, total, new Date().toISOString(), slot);
       })();
       return { total, added: toAdd.length, kept: total - toAdd.length, removed: removedIds.length };
     } finally {
@@ -181,16 +185,20 @@ export class SqliteFtsIndex implements RetrievalIndex {
     // Each term is a quoted FTS5 string ("" doubles a quote), so operators typed by users
     // (NEAR, OR, *, -, parentheses, column filters) are searched as words, never parsed.
     const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+    // FTS5 ranks inside the virtual table (ORDER BY rank LIMIT) before anything is joined, so the
+    // cost is one bm25 per matching row plus a join for a handful of candidates. Rows of a training
+    // in progress (above the live generation) can occupy candidate places: ask for that many more.
+    const staging = known.rows - known.chunks;
     const rows = this.#db
       .prepare(
-        `SELECT c.content, c.source, c.hash, m.relevance
-           FROM (SELECT rowid, -bm25(${fts}) AS relevance FROM ${fts} WHERE ${fts} MATCH ?) AS m
+        `SELECT c.content, c.source, c.hash, -m.rank AS relevance
+           FROM (SELECT rowid, rank FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rank LIMIT ?) AS m
            JOIN rag_chunk c ON c.id = m.rowid
-          WHERE c.generation <= ? AND m.relevance >= ?
-          ORDER BY m.relevance DESC, c.id
+          WHERE c.generation <= ? AND -m.rank >= ?
+          ORDER BY m.rank, c.id
           LIMIT ?`,
       )
-      .all(match, known.generation, scoreThreshold * fullMatch, maxResults) as Array<{
+      .all(match, maxResults + staging, known.generation, scoreThreshold * fullMatch, maxResults) as Array<{
       content: string;
       source: string;
       hash: string;
@@ -207,11 +215,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
   async stats(knowledgeId: string): Promise<IndexStats> {
     checkKnowledgeId(knowledgeId);
     const row = this.#db
-      .prepare(
-        `SELECT k.generation, k.trained_at AS trainedAt,
-                (SELECT count(*) FROM rag_chunk c WHERE c.slot = k.slot AND c.generation <= k.generation) AS chunks
-           FROM rag_knowledge k WHERE k.knowledge_id = ?`,
-      )
+      .prepare('SELECT generation, chunks, trained_at AS trainedAt FROM rag_knowledge WHERE knowledge_id = ?')
       .get(knowledgeId) as IndexStats | undefined;
     return row ?? { chunks: 0, generation: 0, trainedAt: null };
   }
@@ -231,7 +235,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
       if (!row) {
         const slot = ((db.prepare('SELECT max(slot) FROM rag_knowledge').pluck().get() as number | null) ?? 0) + 1;
         db.prepare('INSERT INTO rag_knowledge (knowledge_id, slot) VALUES (?, ?)').run(knowledgeId, slot);
-        row = { slot, generation: 0, rows: 0 };
+        row = { slot, generation: 0, rows: 0, chunks: 0 };
       }
       const fts = ftsTable(row.slot);
       db.exec(`
