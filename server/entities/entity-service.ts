@@ -11,6 +11,7 @@ import { newRecordId } from './new-record-id.ts';
 import { populateRefs } from './populate-refs.ts';
 import { decodeRow, encodeValues } from './record-codec.ts';
 import { sanitiseBody } from './sanitise-body.ts';
+import { SECRET_ENCODERS } from './secret-encoders.ts';
 
 export type EntityRecord = Record<string, unknown>;
 
@@ -158,6 +159,7 @@ export class EntityService {
     const tenant = tenantColumn ? (values[tenantColumn] ?? null) : null;
     const uniqueErrors = await this.duplicates(runtime, input, tenant, null);
     if (uniqueErrors.length > 0) return { ok: false, errors: uniqueErrors, status: 409 };
+    await this.encodeSecrets(runtime, values);
     const id = newRecordId();
     const now = new Date().toISOString();
     const row = encodeValues(runtime, this.database.dialect, { ...values, _id: id, createdAt: now, updatedAt: now });
@@ -203,6 +205,7 @@ export class EntityService {
     const tenant = tenantColumn ? (merged[tenantColumn] ?? stored[tenantColumn] ?? null) : null;
     const uniqueErrors = await this.duplicates(runtime, input, tenant, id);
     if (uniqueErrors.length > 0) throw this.rejection(uniqueErrors, 409);
+    await this.encodeSecrets(runtime, input);
     const values = encodeValues(runtime, this.database.dialect, { ...input, updatedAt: new Date().toISOString() });
     await this.database.run(
       this.database.kysely
@@ -236,6 +239,16 @@ export class EntityService {
   /** Unique violations answer 409 (the record conflicts with another), other input errors 400. */
   rejection(errors: InputError[], status: 400 | 409): HttpError {
     return validationError(errors, status === 409 ? 'A record with the same value already exists' : 'Validation failed', status);
+  }
+
+  /** Secret fields in `values` replaced, in place, by their stored form (password -> hash). */
+  private async encodeSecrets(runtime: EntityRuntime, values: Record<string, unknown>): Promise<void> {
+    for (const field of runtime.model.fields) {
+      const value = values[field.name];
+      if (!field.secret || typeof value !== 'string') continue;
+      const encode = SECRET_ENCODERS[field.type];
+      if (encode) values[field.name] = await encode(value);
+    }
   }
 
   private async loadRow(runtime: EntityRuntime, scope: RecordScope, id: string) {

@@ -211,3 +211,18 @@ describe('list totals stay exact (they are cached until any write)', () => {
     expect(await total()).toBe(2);
   });
 });
+
+describe('password fields are stored hashed', () => {
+  it('stores an argon2id hash, never the password sent', async () => {
+    const role = await create(server, '/api/roles', { name: 'Hash role' });
+    const user = await create(server, '/api/users', {
+      name: 'Hash', username: 'hash-user', password: 'plain-password-9', email: 'h@example.com', phone: '1', role: role._id,
+    });
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(`${server.dataDir}/forja.db`, { readonly: true });
+    const stored = db.prepare('SELECT password FROM users WHERE _id = ?').pluck().get(user._id) as string;
+    db.close();
+    expect(stored).toMatch(/^\$argon2id\$/);
+    expect(stored).not.toContain('plain-password-9');
+  });
+});

@@ -3,6 +3,7 @@
 // process (so its RSS can be read from /proc), drives it with autocannon and prints latency,
 // throughput, export speed and the cost of the same page query issued straight to SQLite.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -105,6 +106,10 @@ function startServer(): Promise<ChildProcess> {
   });
 }
 
+function pid(child: ChildProcess): number {
+  return child.pid!;
+}
+
 function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -143,51 +148,89 @@ function directPageTime(statusId: string): { page: number; count: number } {
   return result;
 }
 
+/** One GET on a fresh connection (a pooled keep-alive socket may be closed by the server meanwhile). */
+function getJson<T>(url: string): Promise<T> {
+  return new Promise((resolve, reject) => {
+    http.get(url, { agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text) as T) : reject(new Error(`${res.statusCode} ${text}`))));
+    }).on('error', reject);
+  });
+}
+
+/** Waits until requests still queued from a load run are done, so runs do not overlap. */
+async function drain(): Promise<void> {
+  await getJson(`${BASE}/api/health`);
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
 const { statusIds, traceIds } = await seed();
 const booting = performance.now();
-const server = await startServer();
+let server = await startServer();
 console.log(`server ready (indexes of bot_traces built at start-up) in ${((performance.now() - booting) / 1000).toFixed(1)} s`);
-const pid = server.pid!;
 try {
   const q = (params: Record<string, string>) => `/api/bot-traces?${new URLSearchParams(params)}`;
   const page = { page: '1', limit: '10', orderBy: 'createdAt', order: 'desc' };
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${ROWS.toLocaleString('en')} rows`);
+  const filteredPaths = statusIds.map((s) => q({ ...page, filters: `status;eq;${s}` }));
+  const searchPaths = ['refund', 'billing', 'login'].map((word) => q({ ...page, search: word }));
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${ROWS.toLocaleString('en')} rows; indexes as generated`);
   await load('warm-up', [q(page)]);
+  await drain();
   const plain = await load('paginate page 1', [q(page)]);
-  const filtered = await load('paginate + filter status eq', statusIds.map((s) => q({ ...page, filters: `status;eq;${s}` })));
-  await load('paginate + search "refund"', [q({ ...page, search: 'refund' })]);
+  await drain();
   const byId = await load('GET by id', traceIds.map((id) => `/api/bot-traces/${id}`));
-
+  await drain();
+  const filtered = await load('paginate + filter status eq', filteredPaths);
+  await drain();
   const direct = directPageTime(statusIds[0]);
   console.log(
-    `\ndirect better-sqlite3, same filtered page: page query ${direct.page.toFixed(3)} ms + count ${direct.count.toFixed(3)} ms = ` +
-      `${(direct.page + direct.count).toFixed(3)} ms; HTTP p50 ${filtered.latency.p50} ms ` +
-      `(ratio ${(filtered.latency.p50 / (direct.page + direct.count)).toFixed(1)}x at ${CONNECTIONS} concurrent connections)`,
+    `  direct better-sqlite3, same filtered page: page ${direct.page.toFixed(2)} ms + count ${direct.count.toFixed(2)} ms; ` +
+      `HTTP p50 ${filtered.latency.p50} ms (${(filtered.latency.p50 / (direct.page + direct.count)).toFixed(1)}x, ${CONNECTIONS} concurrent connections)`,
   );
 
-  let peak = rssMb(pid, 'VmRSS');
+  let peak = rssMb(pid(server), 'VmRSS');
   const baseline = peak;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid, 'VmRSS'))), 25);
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid(server), 'VmRSS'))), 25);
   const t = performance.now();
-  const res = await fetch(`${BASE}/api/bot-traces/export?format=CSV&limit=0`);
-  const body = (await res.json()) as { url: string; rowCount: number; time: number };
+  const body = await getJson<{ url: string; rowCount: number; time: number }>(`${BASE}/api/bot-traces/export?format=CSV&limit=0`);
   const seconds = (performance.now() - t) / 1000;
   clearInterval(sampler);
   const size = fs.statSync(path.join(dataDir, body.url.replace(/^\/files\//, ''))).size;
+  const rate = body.rowCount / seconds;
   console.log(
-    `\nexport CSV: ${body.rowCount.toLocaleString('en')} rows in ${seconds.toFixed(2)} s = ${Math.round(body.rowCount / seconds).toLocaleString('en')} rows/s, ` +
+    `\nexport CSV: ${body.rowCount.toLocaleString('en')} rows in ${seconds.toFixed(2)} s = ${Math.round(rate).toLocaleString('en')} rows/s, ` +
       `${(size / 1024 / 1024).toFixed(0)} MB file; server RSS ${baseline.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during`,
   );
 
+  // The model indexes every filterable column alone, so SQLite answers "status = ? ORDER BY
+  // createdAt DESC" by sorting every row of that status. A (status, createdAt) index (what we
+  // propose the generator emits for filterable fields) turns it into an index walk.
+  await stop(server);
+  const db = new Database(dbFile);
+  db.exec('CREATE INDEX IF NOT EXISTS idx_bot_traces_status_createdAt ON bot_traces (status, createdAt)');
+  db.close();
+  server = await startServer();
+  console.log('\nwith a (status, createdAt) index added');
+  const composite = await load('paginate + filter status eq', filteredPaths);
+  await drain();
+  const directComposite = directPageTime(statusIds[0]);
+  console.log(`  direct better-sqlite3: page ${directComposite.page.toFixed(2)} ms + count ${directComposite.count.toFixed(2)} ms`);
+  const search = await load('paginate + search (3 words)', searchPaths);
+  await drain();
+
   console.log('\ngoals:');
-  console.log(`  filtered page p50 < 10 ms ........ ${filtered.latency.p50} ms ${filtered.latency.p50 < 10 ? 'MET' : 'NOT MET'}`);
-  console.log(`  GET by id >= 3,000 req/s .......... ${Math.round(byId.requests.average)} ${byId.requests.average >= 3000 ? 'MET' : 'NOT MET'}`);
-  const rate = body.rowCount / seconds;
-  console.log(`  export >= 200,000 rows/s ......... ${Math.round(rate)} ${rate >= 200_000 ? 'MET' : 'NOT MET'}`);
-  console.log(`  export peak RSS < 300 MB ......... ${peak.toFixed(0)} MB ${peak < 300 ? 'MET' : 'NOT MET'}`);
-  console.log(`  (unfiltered page p50 ${plain.latency.p50} ms)`);
+  console.log(`  filtered page p50 < 10 ms ........ ${filtered.latency.p50} ms as generated, ${composite.latency.p50} ms with (status, createdAt)`);
+  console.log(`  GET by id >= 3,000 req/s .......... ${Math.round(byId.requests.average)}`);
+  console.log(`  export >= 200,000 rows/s ......... ${Math.round(rate)}`);
+  console.log(`  export peak RSS < 300 MB ......... ${peak.toFixed(0)} MB`);
+  console.log(`  (unfiltered page p50 ${plain.latency.p50} ms; search p50 ${search.latency.p50} ms)`);
 } finally {
-  server.kill('SIGTERM');
-  await new Promise((resolve) => server.once('exit', resolve));
+  await stop(server);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
