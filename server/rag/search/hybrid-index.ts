@@ -1,0 +1,82 @@
+import type { Database } from 'better-sqlite3';
+import { sha256Hex } from '../chunk/sha256-hex.ts';
+import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
+import type { EmbeddingProvider } from './embedding-provider.ts';
+import { reciprocalRankFusion } from './reciprocal-rank-fusion.ts';
+import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
+import { SqliteFtsIndex } from './sqlite-fts-index.ts';
+import { SqliteVectorStore } from './sqlite-vector-store.ts';
+
+/** Candidates taken from each retriever before fusion, per result asked for. */
+const CANDIDATES_PER_RESULT = 4;
+const EMBED_BATCH = 64;
+
+/**
+ * BM25 (SqliteFtsIndex) and vector similarity (SqliteVectorStore + an EmbeddingProvider), fused by
+ * reciprocal rank. Used when an embedding model is configured; otherwise SqliteFtsIndex alone.
+ *
+ * Threshold and score: each retriever keeps only candidates whose own 0..1 score (BM25 share of
+ * the question, see README; cosine similarity clamped at 0) reaches scoreThreshold; the survivors
+ * are ordered by RRF and each result's `score` is the best of its per-retriever scores, so every
+ * returned score is >= the threshold and still means "how well at least one retriever matched".
+ *
+ * Training embeds only hashes without a vector for the provider's model, BEFORE the BM25 swap, so
+ * both retrievers switch to the new content together (apart from the vectors of removed chunks,
+ * pruned just after the swap and ignored anyway because search joins on live chunks).
+ */
+export class HybridIndex implements RetrievalIndex {
+  readonly #fts: SqliteFtsIndex;
+  readonly #vectors: SqliteVectorStore;
+  readonly #embedder: EmbeddingProvider;
+
+  constructor(db: Database, embedder: EmbeddingProvider, options: { batchSize?: number } = {}) {
+    this.#fts = new SqliteFtsIndex(db, options);
+    this.#vectors = new SqliteVectorStore(db);
+    this.#embedder = embedder;
+  }
+
+  /** Progress runs twice over 0..total: first embedding the new chunks, then indexing them. */
+  async replace(knowledgeId: string, chunks: readonly SourcedChunk[], onProgress?: ProgressCallback): Promise<ReplaceResult> {
+    const byHash = new Map(chunks.map((c) => [sha256Hex(c.content), c.content]));
+    const missing = this.#vectors.missing(knowledgeId, this.#embedder.model, [...byHash.keys()]);
+    for (let start = 0; start < missing.length; start += EMBED_BATCH) {
+      const hashes = missing.slice(start, start + EMBED_BATCH);
+      const vectors = await this.#embedder.embed(hashes.map((h) => byHash.get(h) as string));
+      this.#vectors.put(knowledgeId, this.#embedder.model, hashes.map((hash, i) => ({ hash, vector: vectors[i] })));
+      onProgress?.({ done: start + hashes.length, total: missing.length });
+    }
+    const result = await this.#fts.replace(knowledgeId, chunks, onProgress);
+    this.#vectors.prune(knowledgeId);
+    return result;
+  }
+
+  async clear(knowledgeId: string): Promise<{ removed: number }> {
+    const result = await this.#fts.clear(knowledgeId);
+    this.#vectors.clear(knowledgeId);
+    return result;
+  }
+
+  async search(knowledgeId: string, query: string, options: SearchOptions): Promise<SearchResult[]> {
+    const candidates = options.maxResults * CANDIDATES_PER_RESULT;
+    const lexical = await this.#fts.search(knowledgeId, query, { maxResults: candidates, scoreThreshold: options.scoreThreshold });
+    let semantic: SearchResult[] = [];
+    if (query.trim() !== '' && (await this.#fts.stats(knowledgeId)).generation > 0) {
+      const [vector] = await this.#embedder.embed([query]);
+      semantic = this.#vectors
+        .search(knowledgeId, this.#embedder.model, vector, candidates)
+        .filter((r) => r.score >= options.scoreThreshold);
+    }
+    const byHash = new Map<string, SearchResult>();
+    for (const r of [...lexical, ...semantic]) if (!byHash.has(r.hash)) byHash.set(r.hash, r);
+    return reciprocalRankFusion([
+      lexical.map((r) => ({ key: r.hash, score: r.score })),
+      semantic.map((r) => ({ key: r.hash, score: r.score })),
+    ])
+      .slice(0, options.maxResults)
+      .map((f) => ({ ...(byHash.get(f.key) as SearchResult), score: f.score }));
+  }
+
+  stats(knowledgeId: string): Promise<IndexStats> {
+    return this.#fts.stats(knowledgeId);
+  }
+}
