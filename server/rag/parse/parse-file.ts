@@ -46,7 +46,9 @@ export async function parseStoredFile(
     throw new RagError('invalidInput', 'filepath must be a non-empty path', { field: 'filepath' });
   }
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const root = await realpath(baseDir);
+  const root = await realpath(baseDir).catch(() => {
+    throw new RagError('fileNotFound', `File not found: ${filepath}`, { field: 'filepath' });
+  });
   let resolved: string;
   try {
     resolved = await realpath(path.resolve(root, filepath.replace(/^[/\\]+/, '')));

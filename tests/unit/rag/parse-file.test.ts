@@ -87,5 +87,6 @@ describe('parseStoredFile', () => {
     await expect(parseStoredFile(dir, 'missing.txt')).rejects.toMatchObject({ statusCode: 404 });
     await expect(parseStoredFile(dir, '')).rejects.toMatchObject({ statusCode: 400 });
     await expect(parseStoredFile(dir, 'nota.txt', { maxBytes: 5 })).rejects.toMatchObject({ statusCode: 413 });
+    await expect(parseStoredFile(path.join(dir, 'no-such-dir'), 'nota.txt')).rejects.toMatchObject({ statusCode: 404 });
   });
 });
