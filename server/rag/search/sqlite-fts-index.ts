@@ -175,13 +175,17 @@ export class SqliteFtsIndex implements RetrievalIndex {
     if (terms.length === 0) return [];
 
     const fts = ftsTable(known.slot);
-    // The score's denominator: what a chunk holding every query term once, at average length, gets.
+    // The score's denominator (README "What the score means"): the relevance of a chunk holding
+    // each query term that occurs in this knowledge base once, at average length. Terms found in
+    // no chunk cannot be matched by any chunk and are left out, so words like "cuesta" or "tienda"
+    // in a natural question do not sink every score below the threshold.
     const docFrequency = this.#db.prepare(`SELECT doc FROM ${fts}_vocab WHERE term = ?`).pluck();
     let fullMatch = 0;
     for (const term of terms) {
       const n = (docFrequency.get(term) as number | undefined) ?? 0;
-      fullMatch += Math.max(Math.log((known.rows - n + 0.5) / (n + 0.5)), FTS5_MIN_IDF);
+      if (n > 0) fullMatch += Math.max(Math.log((known.rows - n + 0.5) / (n + 0.5)), FTS5_MIN_IDF);
     }
+    if (fullMatch === 0) return [];
     // Each term is a quoted FTS5 string ("" doubles a quote), so operators typed by users
     // (NEAR, OR, *, -, parentheses, column filters) are searched as words, never parsed.
     const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');

@@ -52,8 +52,18 @@ describe('SqliteFtsIndex search', () => {
   it('scores a chunk containing every query term near 1 and a partial match lower', async () => {
     const [full] = await index.search('k1', 'envío gratuito', ALL);
     expect(full.score).toBeGreaterThan(0.8);
-    const partial = await index.search('k1', 'envío gratuito pingüino', ALL);
+    const partial = await index.search('k1', 'envío gratuito horario', ALL);
+    expect(partial[0].source).toBe('envios.html');
     expect(partial[0].score).toBeLessThan(full.score);
+    expect(partial[0].score).toBeGreaterThan(0.4);
+  });
+
+  it('ignores question words the knowledge base never uses when scoring', async () => {
+    const [withNoise] = await index.search('k1', '¿Cuánto cuesta el envío gratuito en la tienda?', ALL);
+    const [plain] = await index.search('k1', 'envío gratuito', ALL);
+    expect(withNoise.source).toBe('envios.html');
+    expect(withNoise.score).toBeCloseTo(plain.score, 10);
+    expect(await index.search('k1', 'capital de Francia', ALL)).toEqual([]);
   });
 
   it('honours maxResults and scoreThreshold', async () => {
@@ -62,7 +72,7 @@ describe('SqliteFtsIndex search', () => {
     expect(await index.search('k1', 'política envío información horario facturas', { maxResults: 2, scoreThreshold: 0 })).toHaveLength(2);
     const strict = await index.search('k1', 'política envío información horario facturas', { maxResults: 10, scoreThreshold: 0.5 });
     expect(strict).toHaveLength(0);
-    const some = await index.search('k1', 'envío gratuito pingüino', { maxResults: 10, scoreThreshold: 0.3 });
+    const some = await index.search('k1', 'envío gratuito horario', { maxResults: 10, scoreThreshold: 0.3 });
     for (const r of some) expect(r.score).toBeGreaterThanOrEqual(0.3);
     const threshold = many[2].score;
     const cut = await index.search('k1', 'política envío información horario facturas', { maxResults: 10, scoreThreshold: threshold });
