@@ -179,7 +179,7 @@ function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedE
     visibleWhen: buildCondition(f.visibleWhen),
     values,
     enumName: f.enum ?? null,
-    valueLabels: values ? enumValueLabels(f, values, parentPath) : null,
+    valueLabels: valueLabelsOf(f, values, parentPath),
     ref: f.ref
       ? {
         entity: f.ref.entity,
@@ -212,9 +212,17 @@ function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedE
   };
 }
 
-export function enumValueLabels(f: Pick<ManifestField, 'name' | 'enum'>, values: string[], parentPath: string[]): Record<string, string> {
-  const prefix = f.enum ? `enum.${f.enum}` : `enum.${[...parentPath, f.name].join('.')}`;
-  return Object.fromEntries(values.map((value) => [value, `${prefix}.${value}`]));
+/** Locale key of every value a field can show (see FieldModel.valueLabels); null for other types. */
+export function valueLabelsOf(
+  f: Pick<ManifestField, 'name' | 'type' | 'enum' | 'valueLabels'>, values: string[] | null, parentPath: string[],
+): Record<string, string> | null {
+  let defaults: Record<string, string>;
+  if (f.type === 'boolean') defaults = { true: 'common.yes', false: 'common.no' };
+  else if (values && (f.type === 'enum' || f.type === 'array.enum')) {
+    const prefix = f.enum ? `enum.${f.enum}` : `enum.${[...parentPath, f.name].join('.')}`;
+    defaults = Object.fromEntries(values.map((value) => [value, `${prefix}.${value}`]));
+  } else return null;
+  return { ...defaults, ...(f.valueLabels ?? {}) };
 }
 
 /** Lists start empty rather than null so forms and clients never special-case absence. */

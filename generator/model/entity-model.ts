@@ -74,7 +74,10 @@ export interface FieldModel {
   values: string[] | null;
   /** Name of the shared enumeration the values came from, for a named TS type. */
   enumName: string | null;
-  /** Locale key per value: enum.<EnumName>.<value> for shared enums, enum.<entity>.<field path>.<value> otherwise. */
+  /**
+   * Locale key per value: enum.<EnumName>.<value> for shared enums, enum.<entity>.<field path>.<value>
+   * for inline values, "true"/"false" -> common.yes/common.no for booleans; the manifest may override.
+   */
   valueLabels: Record<string, string> | null;
   ref: RefModel | null;
   objectFields: FieldModel[] | null;

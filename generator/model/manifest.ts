@@ -19,6 +19,7 @@ export interface ManifestField {
   visibleWhen?: ManifestCondition;
   values?: string[];
   enum?: string;
+  valueLabels?: Record<string, string>;
   ref?: { entity: string; display?: string; populate?: string[]; clearable?: boolean };
   objectFields?: ManifestField[];
   validation?: {

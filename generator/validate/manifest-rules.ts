@@ -3,7 +3,7 @@ import { toJsonPath } from './json-path.ts';
 import { visitFields, type PathSegments, type RuleContext } from './rule-context.ts';
 import type { LoadedManifest, Manifest, ManifestCondition, ManifestField } from '../model/manifest.ts';
 import { SYSTEM_FIELDS } from '../model/entity-model.ts';
-import { enumValueLabels } from '../model/build-model.ts';
+import { valueLabelsOf } from '../model/build-model.ts';
 
 // Each rule checks one thing across the schema-valid manifests and returns every problem it sees.
 // The registry is an explicit object literal so a test can run, and name, each rule alone.
@@ -198,10 +198,11 @@ function collectI18nKeys(manifest: Manifest, enums: Record<string, string[]>): {
     add(field.hint, [...segments, 'hint']);
     add(field.form?.placeholder, [...segments, 'form', 'placeholder']);
     for (const [rule, key] of Object.entries(field.validation?.messages ?? {})) add(key, [...segments, 'validation', 'messages', rule]);
-    const values = field.values ?? (field.enum ? enums[field.enum] : undefined);
-    if (values && (field.type === 'enum' || field.type === 'array.enum')) {
-      const parentPath = [manifest.name, ...objectAncestors(manifest, segments)];
-      for (const key of Object.values(enumValueLabels(field, values, parentPath))) add(key, [...segments, field.values ? 'values' : 'enum']);
+    const values = field.values ?? (field.enum ? enums[field.enum] : undefined) ?? null;
+    const labels = valueLabelsOf(field, values, [manifest.name, ...objectAncestors(manifest, segments)]);
+    for (const [value, key] of Object.entries(labels ?? {})) {
+      const overridden = field.valueLabels?.[value] !== undefined;
+      add(key, [...segments, ...(overridden ? ['valueLabels', value] : [field.values ? 'values' : field.enum ? 'enum' : 'type'])]);
     }
   }
   return keys;
@@ -332,6 +333,23 @@ const enumsResolve: ManifestRule = ({ manifests, enums, enumsFile }) => {
           message: `only enum and array.enum fields take values, this one is ${field.type}`,
           fix: 'remove it or change the type',
         }));
+      }
+      if (field.valueLabels) {
+        const allowed = field.type === 'boolean' ? ['true', 'false'] : isEnum ? field.values ?? enums[field.enum ?? ''] ?? [] : null;
+        if (!allowed) {
+          issues.push(issue(file, [...segments, 'valueLabels'], {
+            message: `valueLabels only apply to enum, array.enum and boolean fields, this one is ${field.type}`,
+            fix: 'remove valueLabels or change the type',
+          }));
+        } else {
+          for (const value of Object.keys(field.valueLabels).filter((v) => !allowed.includes(v))) {
+            issues.push(issue(file, [...segments, 'valueLabels', value], {
+              message: `"${value}" is not a value of this field`,
+              found: value,
+              expected: `one of: ${list(allowed)}`,
+            }));
+          }
+        }
       }
       if (field.enum && !enums[field.enum]) {
         issues.push(issue(file, [...segments, 'enum'], {

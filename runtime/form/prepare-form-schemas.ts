@@ -62,17 +62,9 @@ function decorateUi(uiSchema: Json, fields: readonly FieldModel[], translate: Tr
     const ui = uiSchema[field.name] as Json | undefined;
     if (!ui) continue;
     const options = { ...uiOptionsOf(ui) };
-    // The hint is the schema description, shown by each input under its label; ui:help would repeat it.
-    delete ui['ui:help'];
     if (typeof options.placeholder === 'string') {
       ui['ui:placeholder'] = translate(options.placeholder);
       delete options.placeholder;
-    }
-    if (field.valueLabels) options.valueLabels = field.valueLabels;
-    // Object-typed values with a widget are whole-value custom fields for RJSF, not widgets.
-    if (ui['ui:widget'] === 'fullFile') {
-      ui['ui:field'] = 'fullFile';
-      delete ui['ui:widget'];
     }
     ui['ui:options'] = options;
     if (field.objectFields) {

@@ -18,7 +18,7 @@ export const EntityCell = memo(function EntityCell({ column, value }: { column: 
       if (value === null || value === undefined) return null;
       return (
         <Badge color={value ? 'green' : 'red'} variant="light">
-          {t(value ? 'common.yes' : 'common.no')}
+          {t(field?.valueLabels?.[String(Boolean(value))] ?? (value ? 'common.yes' : 'common.no'))}
         </Badge>
       );
     case 'ref':

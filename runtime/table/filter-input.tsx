@@ -29,7 +29,7 @@ export const FilterInput = memo(function FilterInput({ filter, field, value, onC
       return (
         <Select
           label={label}
-          data={[{ value: 'true', label: t('common.yes') }, { value: 'false', label: t('common.no') }]}
+          data={['true', 'false'].map((option) => ({ value: option, label: t(field?.valueLabels?.[option] ?? (option === 'true' ? 'common.yes' : 'common.no')) }))}
           value={value === undefined || value === null ? null : String(value)}
           onChange={(next) => set(next === null ? null : next === 'true')}
           clearable

@@ -6502,7 +6502,10 @@ export const entities: EntityModelMap = {
         "visibleWhen": null,
         "values": null,
         "enumName": null,
-        "valueLabels": null,
+        "valueLabels": {
+          "true": "common.yes",
+          "false": "common.no"
+        },
         "ref": null,
         "objectFields": null,
         "validation": {
@@ -8305,7 +8308,10 @@ export const entities: EntityModelMap = {
         "visibleWhen": null,
         "values": null,
         "enumName": null,
-        "valueLabels": null,
+        "valueLabels": {
+          "true": "common.active",
+          "false": "common.inactive"
+        },
         "ref": null,
         "objectFields": null,
         "validation": {

@@ -5781,7 +5781,10 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "visibleWhen": null,
         "values": null,
         "enumName": null,
-        "valueLabels": null,
+        "valueLabels": {
+          "true": "common.yes",
+          "false": "common.no"
+        },
         "ref": null,
         "objectFields": null,
         "validation": {
@@ -7362,7 +7365,10 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "visibleWhen": null,
         "values": null,
         "enumName": null,
-        "valueLabels": null,
+        "valueLabels": {
+          "true": "common.active",
+          "false": "common.inactive"
+        },
         "ref": null,
         "objectFields": null,
         "validation": {

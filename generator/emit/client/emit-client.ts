@@ -99,6 +99,7 @@ function uiOptions(field: FieldModel): Record<string, unknown> {
   if (field.visibleWhen) options.visibleWhen = field.visibleWhen;
   if (field.persistentHint) options.persistentHint = true;
   if (field.column.formatter) options.formatter = field.column.formatter;
+  if (field.valueLabels) options.valueLabels = field.valueLabels;
   if (field.type === 'array.object' || field.type.startsWith('array.')) options.orderable = false;
   return options;
 }
@@ -113,7 +114,6 @@ const WIDGETS: Partial<Record<FieldModel['type'], string>> = {
   'array.ref': 'refMulti',
   'array.enum': 'multiSelect',
   file: 'file',
-  fullFile: 'fullFile',
 };
 
 function uiField(field: FieldModel): JsonSchema {
@@ -121,7 +121,8 @@ function uiField(field: FieldModel): JsonSchema {
   if (field.form.hidden) ui['ui:widget'] = 'hidden';
   else if (WIDGETS[field.type]) ui['ui:widget'] = WIDGETS[field.type];
   if (field.readonly) ui['ui:readonly'] = true;
-  if (field.hint) ui['ui:help'] = field.hint;
+  // A fullFile value is an object: RJSF renders objects with fields, not widgets.
+  if (field.type === 'fullFile') ui['ui:field'] = 'fullFile';
   ui['ui:options'] = uiOptions(field);
   if (field.objectFields) {
     const nested: JsonSchema = { 'ui:order': [...field.objectFields.map((f) => f.name), '*'] };

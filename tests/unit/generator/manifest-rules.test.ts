@@ -29,7 +29,7 @@ describe('meta-schema', () => {
   test('an unknown property', () => {
     expect(messagesAfter('bot', (m) => { m.fields[0].colour = 'red'; })).toEqual([
       `manifests/bot.json: fields[0].colour: unknown property "colour"
-  expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, ref, objectFields, validation, searchable, sortable, filterable, indexed, column, form, storage
+  expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, valueLabels, ref, objectFields, validation, searchable, sortable, filterable, indexed, column, form, storage
   fix:      remove "colour" or correct its spelling`,
     ]);
   });

@@ -59,14 +59,14 @@ const uiSchema = {
   'ui:options': { tabs: [], menus: [] },
   notes: { 'ui:widget': 'textarea', 'ui:options': { fieldType: 'longString', rows: 7 } },
   secret: { 'ui:widget': 'password', 'ui:options': { fieldType: 'password' } },
-  kind: { 'ui:widget': 'select', 'ui:options': { fieldType: 'enum' } },
+  kind: { 'ui:widget': 'select', 'ui:options': { fieldType: 'enum', valueLabels: { a: 'common.yes', b: 'common.no' } } },
   enabled: { 'ui:widget': 'checkbox', 'ui:options': { fieldType: 'boolean' } },
   when: { 'ui:widget': 'date', 'ui:options': { fieldType: 'date' } },
   owner: { 'ui:widget': 'ref', 'ui:options': { fieldType: 'ref', ref } },
   friends: { 'ui:widget': 'refMulti', 'ui:options': { fieldType: 'array.ref', ref } },
   tags: { 'ui:options': { fieldType: 'array.string' } },
   picture: { 'ui:widget': 'file', 'ui:options': { fieldType: 'file' } },
-  document: { 'ui:widget': 'fullFile', 'ui:options': { fieldType: 'fullFile' } },
+  document: { 'ui:field': 'fullFile', 'ui:options': { fieldType: 'fullFile' } },
   items: { 'ui:options': { fieldType: 'array.object' }, items: { label: { 'ui:options': { fieldType: 'string' } } } },
 };
 

@@ -241,7 +241,10 @@ export const entities: EntityModelMap = {
         "visibleWhen": null,
         "values": null,
         "enumName": null,
-        "valueLabels": null,
+        "valueLabels": {
+          "true": "common.yes",
+          "false": "common.no"
+        },
         "ref": null,
         "objectFields": null,
         "validation": {

@@ -242,7 +242,10 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "visibleWhen": null,
         "values": null,
         "enumName": null,
-        "valueLabels": null,
+        "valueLabels": {
+          "true": "common.yes",
+          "false": "common.no"
+        },
         "ref": null,
         "objectFields": null,
         "validation": {
