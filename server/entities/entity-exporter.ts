@@ -3,7 +3,6 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { stringify } from 'csv-stringify/sync';
 import type { FileFormat } from '../../generator/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import { badRequest } from '../http/http-error.ts';
@@ -12,6 +11,7 @@ import { selectList } from './entity-query.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import type { EntityService } from './entity-service.ts';
 import { csvCell } from './export-cells.ts';
+import { csvLine } from './csv-line.ts';
 import { parseListQuery, type RawQuery } from './list-query.ts';
 
 /** Rows read, populated and written per step: bounds memory whatever the export size. */
@@ -60,15 +60,17 @@ export class EntityExporter {
     try {
       if (format === 'CSV') {
         // BOM so spreadsheet programs read the UTF-8 (accents) correctly.
-        await write('\ufeff' + stringify([headers], { delimiter: separator, record_delimiter: 'windows' }));
+        await write('\ufeff' + csvLine(headers, separator));
       } else {
         await write('[');
       }
       for await (const rows of this.database.stream(select.compile(), BATCH_SIZE)) {
         const records = await this.service.toRecords(runtime, rows);
         if (format === 'CSV') {
-          const cells = records.map((record) => headers.map((h) => csvCell(runtime.fields.get(h), record[h])));
-          await write(stringify(cells, { delimiter: separator, record_delimiter: 'windows' }));
+          const fields = headers.map((h) => runtime.fields.get(h));
+          let chunk = '';
+          for (const record of records) chunk += csvLine(headers.map((h, i) => csvCell(fields[i], record[h])), separator);
+          await write(chunk);
         } else {
           let chunk = '';
           for (const record of records) {
