@@ -141,9 +141,15 @@ function objectSchema(fields: FieldModel[], mode: InputMode): JsonSchema {
   const schema: JsonSchema = { type: 'object', properties, additionalProperties: false };
   const required = writable.filter((field) => isRequired(field, mode)).map((field) => field.name);
   if (required.length) schema.required = required;
-  const conditional = writable.filter((field) => field.visibleWhen && (field.validation.required || field.validation.requiredOnCreate));
-  if (conditional.length && mode !== 'update') schema.allOf = conditional.map(conditionSchema);
+  const conditional = writable.filter((field) => conditionallyRequired(field, mode));
+  if (conditional.length) schema.allOf = conditional.map(conditionSchema);
   return schema;
+}
+
+/** Required when its condition holds; the server checks updates on the merged record, so they too. */
+function conditionallyRequired(field: FieldModel, mode: InputMode): boolean {
+  if (!field.visibleWhen) return false;
+  return field.validation.required || (mode !== 'update' && field.validation.requiredOnCreate);
 }
 
 /**
@@ -165,8 +171,8 @@ export function buildInputSchema(model: EntityModel, mode: InputMode): JsonSchem
   };
   const required = fields.filter((field) => isRequired(field, mode)).map((field) => field.name);
   if (required.length) schema.required = required;
-  const conditional = fields.filter((field) => field.visibleWhen && (field.validation.required || field.validation.requiredOnCreate));
-  if (conditional.length && mode !== 'update') schema.allOf = conditional.map(conditionSchema);
+  const conditional = fields.filter((field) => conditionallyRequired(field, mode));
+  if (conditional.length) schema.allOf = conditional.map(conditionSchema);
   return schema;
 }
 

@@ -607,21 +607,24 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_bots_tenant",
+          "name": "idx_bots_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bots_name",
+          "name": "idx_bots_name_createdAt",
           "columns": [
-            "name"
+            "name",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bots_knowledge",
+          "name": "idx_bots_knowledge_createdAt",
           "columns": [
-            "knowledge"
+            "knowledge",
+            "createdAt"
           ]
         }
       ],
@@ -2148,51 +2151,59 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_bot_traces_tenant",
+          "name": "idx_bot_traces_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bot_traces_status",
+          "name": "idx_bot_traces_status_createdAt",
           "columns": [
-            "status"
+            "status",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bot_traces_bot",
+          "name": "idx_bot_traces_bot_createdAt",
           "columns": [
-            "bot"
+            "bot",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bot_traces_conversation",
+          "name": "idx_bot_traces_conversation_createdAt",
           "columns": [
-            "conversation"
+            "conversation",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bot_traces_chatId",
+          "name": "idx_bot_traces_chatId_createdAt",
           "columns": [
-            "chatId"
+            "chatId",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bot_traces_reaction",
+          "name": "idx_bot_traces_reaction_createdAt",
           "columns": [
-            "reaction"
+            "reaction",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bot_traces_provider",
+          "name": "idx_bot_traces_provider_createdAt",
           "columns": [
-            "provider"
+            "provider",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_bot_traces_model",
+          "name": "idx_bot_traces_model_createdAt",
           "columns": [
-            "model"
+            "model",
+            "createdAt"
           ]
         },
         {
@@ -3016,9 +3027,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_contacts_tenant",
+          "name": "idx_contacts_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
@@ -3028,9 +3040,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_contacts_email",
+          "name": "idx_contacts_email_createdAt",
           "columns": [
-            "email"
+            "email",
+            "createdAt"
           ]
         }
       ],
@@ -3778,21 +3791,24 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_conversations_tenant",
+          "name": "idx_conversations_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_conversations_contact",
+          "name": "idx_conversations_contact_createdAt",
           "columns": [
-            "contact"
+            "contact",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_conversations_bot",
+          "name": "idx_conversations_bot_createdAt",
           "columns": [
-            "bot"
+            "bot",
+            "createdAt"
           ]
         }
       ],
@@ -5048,9 +5064,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_knowledge_tenant",
+          "name": "idx_knowledge_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
@@ -5072,9 +5089,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_knowledge_user",
+          "name": "idx_knowledge_user_createdAt",
           "columns": [
-            "user"
+            "user",
+            "createdAt"
           ]
         }
       ],
@@ -6160,9 +6178,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_knowledge_sources_tenant",
+          "name": "idx_knowledge_sources_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
@@ -6172,15 +6191,17 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_knowledge_sources_type",
+          "name": "idx_knowledge_sources_type_createdAt",
           "columns": [
-            "type"
+            "type",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_knowledge_sources_user",
+          "name": "idx_knowledge_sources_user_createdAt",
           "columns": [
-            "user"
+            "user",
+            "createdAt"
           ]
         }
       ],
@@ -6634,9 +6655,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_roles_readonly",
+          "name": "idx_roles_readonly_createdAt",
           "columns": [
-            "readonly"
+            "readonly",
+            "createdAt"
           ]
         }
       ],
@@ -7467,9 +7489,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_settings_key",
+          "name": "idx_settings_key_createdAt",
           "columns": [
-            "key"
+            "key",
+            "createdAt"
           ]
         },
         {
@@ -7479,15 +7502,17 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_settings_category",
+          "name": "idx_settings_category_createdAt",
           "columns": [
-            "category"
+            "category",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_settings_type",
+          "name": "idx_settings_type_createdAt",
           "columns": [
-            "type"
+            "type",
+            "createdAt"
           ]
         }
       ],
@@ -8538,9 +8563,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_users_tenant",
+          "name": "idx_users_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
@@ -8550,27 +8576,31 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_users_username",
+          "name": "idx_users_username_createdAt",
           "columns": [
-            "username"
+            "username",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_users_email",
+          "name": "idx_users_email_createdAt",
           "columns": [
-            "email"
+            "email",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_users_role",
+          "name": "idx_users_role_createdAt",
           "columns": [
-            "role"
+            "role",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_users_active",
+          "name": "idx_users_active_createdAt",
           "columns": [
-            "active"
+            "active",
+            "createdAt"
           ]
         }
       ],
@@ -9177,9 +9207,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_user_api_keys_tenant",
+          "name": "idx_user_api_keys_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
@@ -9189,15 +9220,17 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_user_api_keys_user",
+          "name": "idx_user_api_keys_user_createdAt",
           "columns": [
-            "user"
+            "user",
+            "createdAt"
           ]
         },
         {
-          "name": "idx_user_api_keys_createdBy",
+          "name": "idx_user_api_keys_createdBy_createdAt",
           "columns": [
-            "createdBy"
+            "createdBy",
+            "createdAt"
           ]
         }
       ],

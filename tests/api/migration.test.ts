@@ -69,7 +69,7 @@ describe('additive migration across restarts on the same DATA_DIR', () => {
 
     const db = new Database(path.join(dataDir, 'forja.db'), { readonly: true });
     const indexes = (db.prepare('PRAGMA index_list(contacts)').all() as { name: string }[]).map((i) => i.name);
-    expect(indexes).toEqual(expect.arrayContaining(['idx_contacts_nickname', 'idx_contacts_name', 'idx_contacts_email', 'idx_contacts_tenant']));
+    expect(indexes).toEqual(expect.arrayContaining(['idx_contacts_nickname', 'idx_contacts_name', 'idx_contacts_email_createdAt', 'idx_contacts_tenant_createdAt']));
     db.close();
 
     // Email removed from the model: the API stops showing it, the column and its data stay.

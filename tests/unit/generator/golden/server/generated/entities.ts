@@ -365,9 +365,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_authors_tenant",
+          "name": "idx_authors_tenant_createdAt",
           "columns": [
-            "tenant"
+            "tenant",
+            "createdAt"
           ]
         },
         {
@@ -1465,9 +1466,10 @@ export const entities: EntityModelMap = {
           ]
         },
         {
-          "name": "idx_books_kind",
+          "name": "idx_books_kind_createdAt",
           "columns": [
-            "kind"
+            "kind",
+            "createdAt"
           ]
         }
       ],

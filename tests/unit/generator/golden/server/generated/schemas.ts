@@ -486,6 +486,29 @@ export const schemas: Record<string, EntitySchemas> = {
         "title",
         "kind",
         "author"
+      ],
+      "allOf": [
+        {
+          "if": {
+            "properties": {
+              "kind": {
+                "not": {
+                  "enum": [
+                    "audio"
+                  ]
+                }
+              }
+            },
+            "required": [
+              "kind"
+            ]
+          },
+          "then": {
+            "required": [
+              "text"
+            ]
+          }
+        }
       ]
     },
     "record": {
