@@ -21,6 +21,7 @@ import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
 import { platformAdminResolver, type ContextResolver, type RequestContext } from './request-context.ts';
 import { registerConsole } from './serve-console.ts';
+import { serverFeatures } from './server-features.ts';
 
 export interface CreateServerOptions {
   config: ServerConfig;
@@ -86,6 +87,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     importer: new EntityImporter(database, service),
   });
   registerFileRoutes(app, config.dataDir);
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities });
   await registerConsole(app, config.distDir);
   return { app, database, service };
 }

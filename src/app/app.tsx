@@ -11,6 +11,7 @@ import { services } from './services.ts';
 import { allowAll } from './permissions.ts';
 import { crudRoutes } from './crud-routes.ts';
 import { HomePage } from './home-page.tsx';
+import { featureRoutes } from './feature-routes.tsx';
 
 const CrudRoutePage = lazy(() => import('./crud-route-page.tsx'));
 const theme = createTheme({});
@@ -34,6 +35,9 @@ function Shell() {
             <Route path="/home" element={<HomePage />} />
             {crudRoutes.map((route) => (
               <Route key={route.path} path={route.path} element={<CrudRoutePage model={route.model} />} />
+            ))}
+            {featureRoutes.map(({ path, component: Screen }) => (
+              <Route key={path} path={path} element={<Screen />} />
             ))}
             <Route path="*" element={<Title order={3}>{t('app.notFound')}</Title>} />
           </Routes>

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { EntityService } from '../entities/entity-service.ts';
+
+/** What a feature module gets to register its routes with. */
+export interface FeatureDependencies {
+  config: ServerConfig;
+  database: Database;
+  service: EntityService;
+  entities: EntityModelMap;
+}
+
+/** A hand-written part of the API (identity, settings, RAG, chat): registers its routes and hooks. */
+export type ServerFeature = (app: FastifyInstance, deps: FeatureDependencies) => Promise<void> | void;
+
+/**
+ * Every hand-written feature, by name, registered after the generic entity routes. An explicit
+ * object literal: adding a feature is one line here, and the order below is the order they run.
+ */
+export const serverFeatures: Record<string, ServerFeature> = {};

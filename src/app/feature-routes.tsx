@@ -1,0 +1,19 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+
+/** A hand-written screen of the console (spec §2): where it lives and who may open it. */
+export interface FeatureRoute {
+  path: string;
+  /** Route-level code splitting: each screen is its own chunk. */
+  component: LazyExoticComponent<ComponentType>;
+  layout: 'default' | 'chat';
+  /** false: public (chat, login, recovery...). */
+  auth: boolean;
+  /** Permission needed besides being signed in; null: none. */
+  permission: string | null;
+}
+
+/**
+ * The console's hand-written routes, beside the generated /crud/* ones. An explicit list: a
+ * feature adds its screens here (knowledge search, chat, QR, identity screens, settings).
+ */
+export const featureRoutes: FeatureRoute[] = [];
