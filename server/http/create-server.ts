@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { ServerConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
@@ -76,6 +77,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   });
   registerRouteAuthorization(app, options.authorizer ?? allowAllAuthorizer);
 
+  // Limits are declared per route (config.rateLimit) on the public and credential endpoints only.
+  await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20 } });
   // Only for reply.sendFile of /files/*; the routes themselves decide what may be served.
   await app.register(fastifyStatic, { root: config.dataDir, serve: false });
