@@ -1,84 +1,25 @@
-// One full CRUD round trip in Chromium: API server + Vite dev server as child processes.
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import net from 'node:net';
+// One full CRUD round trip in Chromium against the real API server (see helpers/app-under-test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
 
-const root = path.resolve(import.meta.dirname, '../..');
-const children: ChildProcess[] = [];
-let browser: Browser;
-let webUrl = '';
-let dataDir = '';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function start(command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  children.push(child);
-  return child;
-}
-
-async function waitFor(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not come up within ${timeoutMs} ms`);
-}
+let app: AppUnderTest;
 
 beforeAll(async () => {
-  const apiPort = await freePort();
-  const webPort = await freePort();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-e2e-'));
-  start(process.execPath, ['--import', 'tsx', 'server/main.ts'], { PORT: String(apiPort), DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
-  start(process.execPath, ['node_modules/vite/bin/vite.js', '--port', String(webPort), '--strictPort'], { PORT: String(apiPort) });
-  webUrl = `http://localhost:${webPort}`;
-  await waitFor(`http://127.0.0.1:${apiPort}/api/health`, 60_000);
-  await waitFor(webUrl, 60_000);
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  app = await startApp();
 });
 
 afterAll(async () => {
-  await browser?.close();
-  for (const child of children) {
-    if (child.pid) {
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-  }
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 describe('CRUD page in Chromium', () => {
   it('creates, edits and deletes a bot trace status', async () => {
-    const page = await browser.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.goto(`${webUrl}/`);
+    const page = await app.newPage();
+    const pageErrors = page.pageErrors;
+    await page.goto(`${app.webUrl}/`);
+    // Signed-out visitors are sent to /login?redirect=/ by the route guard.
+    await page.waitForLoadState('networkidle');
+    if (new URL(page.url()).pathname === '/login') await app.signIn(page);
     await page.getByRole('link', { name: 'Estados de traza' }).click();
     await page.getByRole('heading', { name: 'Estados de traza' }).waitFor();
 

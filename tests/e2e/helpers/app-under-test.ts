@@ -1,0 +1,170 @@
+// Shared e2e harness: the real API server (fresh SQLite under a temp DATA_DIR, known admin
+// password) and the console, both as child processes, plus Debian's Chromium via playwright-core.
+//
+// The console is served by the Vite dev server by default (no build step, always current code).
+// Set E2E_CONSOLE=build to run `vite build` into a temp folder once and serve it with
+// `vite preview` instead (slower to start, faster pages; handy in CI).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const root = path.resolve(import.meta.dirname, '../../..');
+export const screenshotDir = path.join(root, 'tests/e2e/screenshots');
+export const ADMIN_USERNAME = 'admin';
+export const ADMIN_PASSWORD = 'Admin-e2e-Pass1';
+
+export interface AppUnderTest {
+  /** Console origin, e.g. http://localhost:5174 (the API is proxied under /api). */
+  webUrl: string;
+  /** API origin, for direct calls from the test. */
+  apiUrl: string;
+  dataDir: string;
+  browser: Browser;
+  adminUsername: string;
+  adminPassword: string;
+  /** Opens a fresh page (own context: own localStorage) and records uncaught page errors. */
+  newPage(options?: { colorScheme?: 'dark' | 'light' }): Promise<Page & { pageErrors: string[] }>;
+  /** Signs in through the login page; resolves once the console left /login. */
+  signIn(page: Page, username?: string, password?: string): Promise<void>;
+  /** Bearer token for direct API calls. */
+  apiToken(username?: string, password?: string): Promise<string>;
+  /** fetch against the API with JSON body and optional token; throws on non-2xx. */
+  api<T = unknown>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T>;
+  screenshot(page: Page, name: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url: string, timeoutMs: number, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}\n${log()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not come up within ${timeoutMs} ms\n${log()}`);
+}
+
+export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promise<AppUnderTest> {
+  const children: ChildProcess[] = [];
+  const contexts: Array<{ close(): Promise<void> }> = [];
+  const start = (args: string[], env: NodeJS.ProcessEnv) => {
+    const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let output = '';
+    const keep = (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-8000);
+    };
+    child.stdout?.on('data', keep);
+    child.stderr?.on('data', keep);
+    children.push(child);
+    return { child, log: () => output };
+  };
+
+  const apiPort = await freePort();
+  const webPort = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-e2e-'));
+  const apiUrl = `http://127.0.0.1:${apiPort}`;
+  const webUrl = `http://localhost:${webPort}`;
+  const api = start(['--import', 'tsx', 'server/main.ts'], {
+    PORT: String(apiPort),
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ADMIN_PASSWORD,
+    ...options.env,
+  });
+
+  let web: ReturnType<typeof start>;
+  if (process.env.E2E_CONSOLE === 'build') {
+    const outDir = path.join(dataDir, '.console');
+    const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: root, encoding: 'utf8' });
+    if (built.status !== 0) throw new Error(`vite build failed\n${built.stdout}\n${built.stderr}`);
+    web = start(['node_modules/vite/bin/vite.js', 'preview', '--outDir', outDir, '--port', String(webPort), '--strictPort'], { PORT: String(apiPort) });
+  } else {
+    web = start(['node_modules/vite/bin/vite.js', '--port', String(webPort), '--strictPort'], { PORT: String(apiPort) });
+  }
+  await waitFor(`${apiUrl}/api/health`, 60_000, api.child, api.log);
+  await waitFor(webUrl, 60_000, web.child, web.log);
+
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+
+  async function apiCall<T>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (token) headers.authorization = `Bearer ${token}`;
+    const response = await fetch(`${apiUrl}${urlPath}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status} ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  const app: AppUnderTest = {
+    webUrl,
+    apiUrl,
+    dataDir,
+    browser,
+    adminUsername: ADMIN_USERNAME,
+    adminPassword: ADMIN_PASSWORD,
+    async newPage(pageOptions = {}) {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: pageOptions.colorScheme ?? 'dark' });
+      contexts.push(context);
+      const page = (await context.newPage()) as Page & { pageErrors: string[] };
+      page.pageErrors = [];
+      page.on('pageerror', (error) => page.pageErrors.push(error.message));
+      return page;
+    },
+    async signIn(page, username = ADMIN_USERNAME, password = ADMIN_PASSWORD) {
+      if (!page.url().includes('/login')) await page.goto(`${webUrl}/login`);
+      await page.getByTestId('login-username').fill(username);
+      await page.getByTestId('login-password').fill(password);
+      await page.getByTestId('login-submit').click();
+      await page.waitForURL((url) => !url.pathname.startsWith('/login'), { timeout: 15_000 });
+    },
+    async apiToken(username = ADMIN_USERNAME, password = ADMIN_PASSWORD) {
+      const { accessToken } = await apiCall<{ accessToken: string }>('POST', '/api/auth/login', { username, password });
+      return accessToken;
+    },
+    api: apiCall,
+    async screenshot(page, name) {
+      fs.mkdirSync(screenshotDir, { recursive: true });
+      const file = path.join(screenshotDir, `${name}.png`);
+      await page.screenshot({ path: file, fullPage: true });
+      return file;
+    },
+    async stop() {
+      for (const context of contexts) await context.close().catch(() => undefined);
+      await browser.close().catch(() => undefined);
+      for (const child of children) {
+        if (child.pid && child.exitCode === null) {
+          try {
+            process.kill(-child.pid, 'SIGTERM');
+          } catch {
+            // already gone
+          }
+        }
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return app;
+}
