@@ -8,6 +8,7 @@ import { runRules } from './validate/manifest-rules.ts';
 import { flattenKeys, type RuleContext } from './validate/rule-context.ts';
 import { emitClient } from './emit/client/emit-client.ts';
 import { emitServer } from './emit/server/emit-server.ts';
+import { emitGraphql } from './emit/graphql/emit-graphql.ts';
 import type { EmittedFiles } from './emit/emitted-files.ts';
 
 export interface GenerateResult {
@@ -40,6 +41,6 @@ export function generate(input: GeneratorInput, metaSchema: object): GenerateRes
   if (ruleIssues.length) throw new ManifestValidationError(ruleIssues);
 
   const models = buildModels(manifests, enums);
-  const files: EmittedFiles = new Map([...emitClient(models, enums), ...emitServer(models)]);
+  const files: EmittedFiles = new Map([...emitClient(models, enums), ...emitServer(models), ...emitGraphql(models)]);
   return { models, files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))) };
 }
