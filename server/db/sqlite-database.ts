@@ -35,7 +35,7 @@ export function openSqliteDatabase(file: string): Database {
 
   const params = (query: CompiledQuery): unknown[] => query.parameters.map(toSqliteValue);
 
-  return {
+  const database: Database = {
     dialect: sqliteDialect,
     kysely,
     async all(query) {
@@ -80,6 +80,16 @@ export function openSqliteDatabase(file: string): Database {
       await kysely.destroy();
     },
   };
+  nativeHandles.set(database, db);
+  return database;
+}
+
+/** The better-sqlite3 connection behind each SQLite Database (for engine-specific stores like RAG's FTS5 index). */
+const nativeHandles = new WeakMap<Database, BetterSqlite3.Database>();
+
+/** The server's own better-sqlite3 handle, or null when `database` is not SQLite. */
+export function sqliteHandleOf(database: Database): BetterSqlite3.Database | null {
+  return nativeHandles.get(database) ?? null;
 }
 
 function toSqliteValue(value: unknown): unknown {

@@ -3,6 +3,7 @@ import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityService } from '../entities/entity-service.ts';
+import { registerRagFeature } from '../rag/rag-routes.ts';
 
 /** What a feature module gets to register its routes with. */
 export interface FeatureDependencies {
@@ -19,4 +20,6 @@ export type ServerFeature = (app: FastifyInstance, deps: FeatureDependencies) =>
  * Every hand-written feature, by name, registered after the generic entity routes. An explicit
  * object literal: adding a feature is one line here, and the order below is the order they run.
  */
-export const serverFeatures: Record<string, ServerFeature> = {};
+export const serverFeatures: Record<string, ServerFeature> = {
+  rag: registerRagFeature,
+};

@@ -44,8 +44,9 @@ export interface TrainingPlan {
 }
 
 /**
- * Everything a knowledge base should contain, in order: its sources (a "chunk" source as edited,
- * chunk for chunk; others chunked from their edited text, else their source text), then its own
+ * Everything a knowledge base should contain, in order: its sources (a "chunk" source, or any
+ * source with chunks, as edited, chunk for chunk; others chunked from their edited text, else
+ * their source text), then its own
  * texts, files and URLs, parsed through the injected functions and chunked. Each chunk carries the
  * label of where it came from and the sha256 of its content. A file or page that fails is reported
  * in `problems` and the rest still trains: one dead link should not block a knowledge base.
@@ -73,10 +74,11 @@ export async function planTraining(
       problems.push({ source, message: 'knowledge source not found' });
       continue;
     }
-    if (source.type === 'chunk') {
-      for (const chunk of source.chunks ?? []) {
-        if (chunk.content?.trim()) chunks.push({ content: chunk.content, hash: sha256Hex(chunk.content), source: source.name });
-      }
+    // A chunk source is its chunks. Any other source that was chunked in the form (Recursive chunk,
+    // then perhaps edited chunk by chunk) is indexed as edited; unchunked ones from their text.
+    const edited = (source.chunks ?? []).filter((chunk) => chunk?.content?.trim());
+    if (source.type === 'chunk' || edited.length > 0) {
+      for (const chunk of edited) chunks.push({ content: chunk.content, hash: sha256Hex(chunk.content), source: source.name });
       continue;
     }
     addText(source.text?.trim() ? source.text : source.sourceText, source.name);

@@ -58,4 +58,15 @@ describe('planTraining', () => {
     const plan = await planTraining({}, sources.slice(0, 1), deps);
     expect(plan.chunks).toHaveLength(1);
   });
+
+  it('indexes the edited chunks of a text, file or link source instead of re-chunking its text', async () => {
+    const chunked: TrainingSource = {
+      _id: 'c1', name: 'Troceado', type: 'text', text: 'texto entero', chunks: [{ content: 'trozo editado' }, { content: ' ' }, { content: 'otro trozo' }],
+    };
+    const plan = await planTraining({ sources: ['c1'] }, [chunked], deps);
+    expect(plan.chunks.map((c) => [c.source, c.content])).toEqual([['Troceado', 'trozo editado'], ['Troceado', 'otro trozo']]);
+    expect(plan.chunks[0].hash).toBe(sha256Hex('trozo editado'));
+    const emptyChunks = await planTraining({ sources: ['c1'] }, [{ ...chunked, chunks: [{ content: '  ' }] }], deps);
+    expect(emptyChunks.chunks.map((c) => c.content)).toEqual(['texto entero']);
+  });
 });

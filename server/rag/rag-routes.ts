@@ -1,0 +1,253 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EntityModel } from '../../generator/model/entity-model.ts';
+import { sqliteHandleOf } from '../db/sqlite-database.ts';
+import { resolveInside } from '../files/resolve-inside.ts';
+import type { RoutePermission } from '../http/authorizer.ts';
+import { HttpError } from '../http/http-error.ts';
+import type { FeatureDependencies } from '../http/server-features.ts';
+import { createEmbeddingProvider } from '../llm/create-embedding-provider.ts';
+import { createLlmProvider } from '../llm/llm-provider-registry.ts';
+import { LlmError } from '../llm/llm-error.ts';
+import { improveText, MAX_IMPROVE_LENGTH } from './api/improve-text.ts';
+import { readRagSettings, type RagSettings } from './api/rag-settings.ts';
+import { TrainingJobs } from './api/training-jobs.ts';
+import { chunkText } from './chunk/chunk-text.ts';
+import { parseStoredFile } from './parse/parse-file.ts';
+import { parseUrl } from './parse/parse-url.ts';
+import { RagError } from './rag-error.ts';
+import { HybridIndex } from './search/hybrid-index.ts';
+import { MAX_QUERY_LENGTH, SqliteFtsIndex } from './search/sqlite-fts-index.ts';
+import type { RetrievalIndex } from './search/retrieval-index.ts';
+import { planTraining, type TrainingKnowledge, type TrainingSource } from './train/plan-training.ts';
+
+export interface RagFeatureOptions {
+  /** Default: Settings rows, then the environment (server/rag/api/rag-settings.ts). */
+  readSettings?: (database: FeatureDependencies['database']) => Promise<RagSettings>;
+}
+
+type Params = { Params: { id: string } };
+
+/**
+ * The Knowledge/RAG endpoints of spec §7 over the retrieval core (server/rag/README.md):
+ * parse-file, parse-url, chunk, improve (knowledge source editing) and train, status, clear,
+ * search (knowledge bases). Knowledge records and their sources are read through the
+ * EntityService with the caller's context, so a tenant can train or search only its own.
+ */
+export function createRagFeature(options: RagFeatureOptions = {}) {
+  return async function registerRagFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
+    const { service, config, database, entities } = deps;
+    const readSettings = () => (options.readSettings ?? readRagSettings)(database);
+    const handle = sqliteHandleOf(database);
+    if (!handle) {
+      throw new Error('The RAG index needs the SQLite database (a PostgreSQL tsvector index is not implemented yet)');
+    }
+    // One index per process on the server's connection; hybrid when an embedding model is set.
+    const startup = await readSettings();
+    const embedder = createEmbeddingProvider(startup.embedding, startup.llm);
+    const index: RetrievalIndex = embedder ? new HybridIndex(handle, embedder) : new SqliteFtsIndex(handle);
+    app.log.info({ retrieval: embedder ? `hybrid (${embedder.model})` : 'bm25' }, 'RAG index ready');
+    const jobs = new TrainingJobs();
+
+    const knowledgeModel = requireModel(entities, 'knowledge');
+    const sourceModel = requireModel(entities, 'knowledgesource');
+    const kp = knowledgeModel.permissions;
+    const sp = sourceModel.permissions;
+    const needs = (entity: string, action: RoutePermission['action'], permission: string, alternatives: string[]) => ({
+      permission: { entity, action, permission, alternatives: alternatives.filter(Boolean) },
+    });
+    // Editing a knowledge source: whoever may create or update one (or manage them).
+    const editSources = needs('knowledgesource', 'create', sp.create, [sp.update, sp.manage, sp.createOwn ?? '']);
+    const viewKnowledge = needs('knowledge', 'view', kp.view, [kp.manage, kp.viewOwn ?? '']);
+    const updateKnowledge = needs('knowledge', 'update', kp.update, [kp.manage]);
+
+    const loadKnowledge = (request: FastifyRequest<Params>) => service.findById('knowledge', request.context, request.params.id);
+
+    app.post('/api/rag/parse-file', { config: editSources }, async (request) =>
+      rag(async () => {
+        const filepath = bodyOf(request).filepath;
+        if (typeof filepath !== 'string' || filepath.trim() === '') {
+          throw new RagError('invalidInput', 'filepath must be the path of an uploaded file (POST /api/file)', { field: 'filepath' });
+        }
+        // Only what the upload route stores (a named folder, no dotfiles): never the database
+        // file, its WAL or anything at the root of DATA_DIR.
+        if (!(await resolveInside(config.dataDir, filepath))) {
+          throw new RagError('fileNotFound', `File not found: ${filepath}`, { field: 'filepath' });
+        }
+        const { content } = await parseStoredFile(config.dataDir, filepath, { maxBytes: config.maxUploadBytes });
+        return { content };
+      }),
+    );
+
+    app.post('/api/rag/parse-url', { config: editSources }, async (request) =>
+      rag(async () => {
+        const { allowPrivateUrls } = await readSettings();
+        const { content } = await parseUrl(bodyOf(request).url, { allowPrivate: allowPrivateUrls });
+        return { content };
+      }),
+    );
+
+    app.post('/api/rag/chunk', { config: editSources }, async (request) =>
+      rag(async () => {
+        const body = bodyOf(request);
+        const chunks = chunkText(body.text, {
+          chunkSize: body.chunkSize === undefined || body.chunkSize === null ? undefined : (body.chunkSize as number),
+          chunkOverlap: body.chunkOverlap === undefined || body.chunkOverlap === null ? undefined : (body.chunkOverlap as number),
+        });
+        return { chunks };
+      }),
+    );
+
+    app.post('/api/rag/improve', { config: editSources }, async (request) =>
+      rag(async () => {
+        const text = bodyOf(request).text;
+        if (typeof text !== 'string' || text.trim() === '') {
+          throw new RagError('invalidInput', 'text must be a non-empty string: the edited text to improve', { field: 'text' });
+        }
+        if (text.length > MAX_IMPROVE_LENGTH) {
+          throw new RagError('tooLarge', `text is ${text.length} characters; at most ${MAX_IMPROVE_LENGTH} can be improved at once`, {
+            field: 'text',
+          });
+        }
+        const { llm } = await readSettings();
+        let provider;
+        try {
+          provider = createLlmProvider(llm);
+        } catch (error) {
+          throw new HttpError(409, `The language model settings are invalid: ${(error as Error).message}`, { i18nMessage: 'error.rag.llmSettings' });
+        }
+        // The offline provider only extracts answers from fragments: it cannot rewrite, and a fake
+        // rewrite would be worse than an honest refusal.
+        if (provider.name === 'offline') {
+          throw new HttpError(409, 'No language model is configured: set one in Settings to improve texts', { i18nMessage: 'error.rag.noLlm' });
+        }
+        try {
+          const content = await improveText(provider, text);
+          if (content === '') throw new LlmError('invalid_response', 'The language model returned an empty text');
+          return { content };
+        } catch (error) {
+          if (error instanceof LlmError) throw new HttpError(error.status, error.message, { i18nMessage: 'error.rag.llmFailed' });
+          throw error;
+        }
+      }),
+    );
+
+    app.get<Params>('/api/rag/train/:id', { config: updateKnowledge }, async (request) =>
+      rag(async () => {
+        const knowledge = await loadKnowledge(request);
+        const id = String(knowledge._id);
+        if (!jobs.start(id)) {
+          throw new RagError('trainingInProgress', 'This knowledge base is already being trained; wait for it to finish');
+        }
+        try {
+          const sourceIds = refIds(knowledge.sources);
+          const sources = (await service.findByIds('knowledgesource', request.context, sourceIds)) as unknown as TrainingSource[];
+          const { allowPrivateUrls } = await readSettings();
+          const plan = await planTraining({ ...(knowledge as TrainingKnowledge), sources: sourceIds }, sources, {
+            parseFile: async (file) => {
+              if (!(await resolveInside(config.dataDir, file.filepath))) throw new Error(`File not found: ${file.filepath}`);
+              return (await parseStoredFile(config.dataDir, file.filepath, { maxBytes: config.maxUploadBytes })).content;
+            },
+            parseUrl: async (url) => (await parseUrl(url, { allowPrivate: allowPrivateUrls })).content,
+          });
+          let phase: 'embedding' | 'indexing' = embedder ? 'embedding' : 'indexing';
+          let last = -1;
+          const result = await index.replace(id, plan.chunks, ({ done, total }) => {
+            // HybridIndex reports twice over 0..total: embeddings first, then the BM25 index.
+            if (phase === 'embedding' && done < last) phase = 'indexing';
+            last = done;
+            jobs.progress(id, phase, done, total);
+          });
+          jobs.finish(id, plan.problems);
+          const stats = await index.stats(id);
+          return { ...result, chunks: stats.chunks, trainedAt: stats.trainedAt, problems: plan.problems };
+        } catch (error) {
+          const known = toHttpError(error);
+          jobs.fail(id, known ?? { message: 'Training failed unexpectedly', i18nMessage: 'error.server' });
+          throw known ?? error;
+        }
+      }),
+    );
+
+    app.get<Params>('/api/rag/status/:id', { config: viewKnowledge }, async (request) => {
+      const knowledge = await loadKnowledge(request);
+      const id = String(knowledge._id);
+      const stats = await index.stats(id);
+      return { ...jobs.get(id), chunks: stats.chunks, trainedAt: stats.trainedAt };
+    });
+
+    app.delete<Params>('/api/rag/clear/:id', { config: updateKnowledge }, async (request) =>
+      rag(async () => {
+        const knowledge = await loadKnowledge(request);
+        const id = String(knowledge._id);
+        if (jobs.isRunning(id)) throw new RagError('trainingInProgress', 'This knowledge base is being trained; clear it when the training ends');
+        const result = await index.clear(id);
+        jobs.forget(id);
+        return result;
+      }),
+    );
+
+    app.get<Params & { Querystring: { q?: unknown } }>('/api/rag/search/:id', { config: viewKnowledge }, async (request) =>
+      rag(async () => {
+        const q = request.query.q;
+        if (Array.isArray(q)) throw new RagError('invalidInput', 'Query parameter "q" was given more than once', { field: 'q' });
+        if (typeof q !== 'string' || q.trim() === '') throw new RagError('invalidInput', 'q must be the text to search for', { field: 'q' });
+        if (q.length > MAX_QUERY_LENGTH) {
+          throw new RagError('tooLarge', `q is ${q.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'q' });
+        }
+        const knowledge = await loadKnowledge(request);
+        return index.search(String(knowledge._id), q, {
+          maxResults: numberOr(knowledge.maxResults, 5),
+          scoreThreshold: numberOr(knowledge.scoreThreshold, 0.5),
+        });
+      }),
+    );
+  };
+}
+
+/** The default feature: settings from the environment. */
+export const registerRagFeature = createRagFeature();
+
+function requireModel(entities: FeatureDependencies['entities'], name: string): EntityModel {
+  const model = entities[name];
+  if (!model) throw new Error(`The RAG feature needs the "${name}" entity model`);
+  return model;
+}
+
+function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  const body = request.body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new RagError('invalidInput', 'Expected a JSON object body');
+  }
+  return body as Record<string, unknown>;
+}
+
+/** Ids of an array.ref as stored or populated ({ _id, name } or null for a deleted record). */
+function refIds(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((ref) => (typeof ref === 'string' ? ref : ref && typeof ref === 'object' ? (ref as { _id?: unknown })._id : null))
+    .filter((id): id is string => typeof id === 'string' && id !== '');
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+/** RagError (and LlmError) as the API's one error shape with the right 4xx/5xx status. */
+function toHttpError(error: unknown): HttpError | null {
+  if (error instanceof HttpError) return error;
+  if (error instanceof RagError) {
+    const body = error.toBody();
+    return new HttpError(error.statusCode, body.message, { i18nMessage: body.i18nMessage, ...(body.inputErrors ? { inputErrors: body.inputErrors } : {}) });
+  }
+  if (error instanceof LlmError) return new HttpError(error.status, error.message, { i18nMessage: 'error.rag.llmFailed' });
+  return null;
+}
+
+async function rag<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw toHttpError(error) ?? error;
+  }
+}
