@@ -5,6 +5,7 @@ import { HttpError, badRequest } from '../http/http-error.ts';
 import type { EntityExporter } from './entity-exporter.ts';
 import type { EntityImporter } from './entity-importer.ts';
 import type { EntityService } from './entity-service.ts';
+import { routePermission } from './route-permission.ts';
 import { MAX_LIMIT, parseListQuery, type RawQuery } from './list-query.ts';
 
 export interface EntityRouteDeps {
@@ -32,16 +33,10 @@ function registerModelRoutes(app: FastifyInstance, model: EntityModel, { service
   const base = model.api.basePath;
   const entity = model.name;
   const runtime = service.runtime(entity);
-  const p = model.permissions;
-  const permission = (action: RoutePermission['action'], own: string | null): { permission: RoutePermission } => ({
-    permission: {
-      entity,
-      action,
-      permission: p[action],
-      alternatives: [p.manage, ...(own ? [own] : [])],
-    },
+  const permission = (action: RoutePermission['action']): { permission: RoutePermission } => ({
+    permission: routePermission(model, action),
   });
-  const view = permission('view', p.viewOwn);
+  const view = permission('view');
 
   // Static segments first (find-my-way would prefer them anyway; the order documents intent).
   app.get(`${base}/search`, { config: view }, async (request) => {
@@ -58,7 +53,7 @@ function registerModelRoutes(app: FastifyInstance, model: EntityModel, { service
     app.get(`${base}/export`, { config: view }, async (request) => exporter.export(runtime, request.context, readQuery(request)));
   }
   if (model.flags.importable) {
-    app.post(`${base}/import`, { config: permission('create', p.createOwn) }, async (request) => importer.import(runtime, request));
+    app.post(`${base}/import`, { config: permission('create') }, async (request) => importer.import(runtime, request));
   }
   app.get<{ Params: { ids: string } }>(`${base}/ids/:ids`, { config: view }, async (request) => {
     const ids = request.params.ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
@@ -71,20 +66,20 @@ function registerModelRoutes(app: FastifyInstance, model: EntityModel, { service
     service.paginate(entity, request.context, parseListQuery(runtime, readQuery(request), PAGINATE)),
   );
   if (model.flags.creatable) {
-    app.post(base, { config: permission('create', p.createOwn) }, async (request, reply) => {
+    app.post(base, { config: permission('create') }, async (request, reply) => {
       requireJson(request);
       reply.status(201);
       return service.create(entity, request.context, request.body);
     });
   }
   if (model.flags.editable) {
-    app.put<{ Params: { id: string } }>(`${base}/:id`, { config: permission('update', null) }, async (request) => {
+    app.put<{ Params: { id: string } }>(`${base}/:id`, { config: permission('update') }, async (request) => {
       requireJson(request);
       return service.update(entity, request.context, request.params.id, request.body);
     });
   }
   if (model.flags.deletable) {
-    app.delete<{ Params: { id: string } }>(`${base}/:id`, { config: permission('delete', null) }, async (request, reply) => {
+    app.delete<{ Params: { id: string } }>(`${base}/:id`, { config: permission('delete') }, async (request, reply) => {
       await service.delete(entity, request.context, request.params.id);
       return reply.status(204).send();
     });
