@@ -4,6 +4,7 @@ import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import { registerRagFeature } from '../rag/rag-routes.ts';
+import { registerChatFeature } from '../chat/register-chat-feature.ts';
 
 /** What a feature module gets to register its routes with. */
 export interface FeatureDependencies {
@@ -22,4 +23,5 @@ export type ServerFeature = (app: FastifyInstance, deps: FeatureDependencies) =>
  */
 export const serverFeatures: Record<string, ServerFeature> = {
   rag: registerRagFeature,
+  chat: registerChatFeature,
 };

@@ -1,0 +1,109 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../http/http-error.ts';
+import type { ChatLimits } from './chat-limits.ts';
+import { conversationRateLimit } from './conversation-rate-limit.ts';
+import { ChatAnswerError, type ChatService } from './chat-service.ts';
+import { parseMessageInput, parseReactionInput, parseStartInput } from './chat-validation.ts';
+
+type IdParams = { Params: { id: string } };
+type ConversationParams = { Params: { conversationId: string } };
+
+const MINUTE = 60_000;
+
+/**
+ * The public chat endpoints (product spec §7 Chat). None declares config.permission: visitors have
+ * no account. Each is rate limited per IP; messages also per conversation, so one visitor cannot
+ * burn the model budget through many IPs on one conversation nor one IP through many conversations.
+ */
+export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limits: ChatLimits): void {
+  const perIp = (max: number) => ({ rateLimit: { max, timeWindow: MINUTE } });
+  // Shared by the plain and the streaming message routes: one budget per conversation.
+  const perConversation = conversationRateLimit(limits.conversationPerMinute, MINUTE);
+  // A message larger than the limit is refused by its length (400), not by Fastify's body limit;
+  // the body limit still stops anything absurd before it is parsed.
+  const bodyLimit = Math.max(16 * 1024, limits.maxMessageChars * 8);
+
+  app.post('/api/chat/start', { config: perIp(limits.startPerMinute), bodyLimit }, async (request, reply) => {
+    const conversation = await chat.start(parseStartInput(request.body));
+    return reply.status(201).send(conversation);
+  });
+
+  app.get<IdParams>('/api/chat/conversation/:id', { config: perIp(limits.readPerMinute) }, async (request) =>
+    chat.conversation(request.params.id),
+  );
+
+  app.get<IdParams>('/api/chat/bot/:id', { config: perIp(limits.readPerMinute) }, async (request) => chat.publicBot(request.params.id));
+
+  app.post<ConversationParams>(
+    '/api/chat/message/:conversationId',
+    { config: perIp(limits.messagePerMinute), preHandler: perConversation, bodyLimit },
+    async (request, reply) => {
+      const message = parseMessageInput(request.body, limits.maxMessageChars);
+      try {
+        return await chat.message(request.params.conversationId, message);
+      } catch (error) {
+        if (error instanceof ChatAnswerError) logFailure(request, error);
+        throw error;
+      }
+    },
+  );
+
+  app.post<ConversationParams>(
+    '/api/chat/message/:conversationId/stream',
+    { config: perIp(limits.messagePerMinute), preHandler: perConversation, bodyLimit },
+    async (request, reply) => {
+      const message = parseMessageInput(request.body, limits.maxMessageChars);
+      // Unknown conversations answer a plain 404 before the event stream opens.
+      await chat.conversation(request.params.conversationId);
+      await streamAnswer(request, reply, chat, request.params.conversationId, message);
+    },
+  );
+
+  app.post<ConversationParams>(
+    '/api/chat/reaction/:conversationId',
+    { config: perIp(limits.messagePerMinute), bodyLimit },
+    async (request) => chat.react(request.params.conversationId, parseReactionInput(request.body, request.params.conversationId)),
+  );
+}
+
+function logFailure(request: FastifyRequest, error: ChatAnswerError): void {
+  request.log.warn({ code: error.failure.code, message: error.failure.message }, 'chat answer failed');
+}
+
+/**
+ * Server-sent events: `delta` events ({ text }) as the model writes, then one `done` event with the
+ * saved conversation, or one `error` event ({ message, i18nMessage, conversation? }).
+ */
+async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: ChatService, conversationId: string, message: string) {
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  const send = (event: string, data: unknown) => {
+    if (!raw.writableEnded && !raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  const controller = new AbortController();
+  raw.on('close', () => {
+    if (!raw.writableFinished) controller.abort();
+  });
+  try {
+    const conversation = await chat.message(conversationId, message, (text) => send('delta', { text }), controller.signal);
+    send('done', { conversation });
+  } catch (error) {
+    if (error instanceof ChatAnswerError) {
+      logFailure(request, error);
+      send('error', { status: error.statusCode, message: error.message, i18nMessage: error.i18nMessage, conversation: error.conversation });
+    } else if (error instanceof HttpError) {
+      send('error', { status: error.statusCode, ...error.toBody() });
+    } else {
+      request.log.error({ err: error }, 'chat stream failed');
+      send('error', { status: 500, message: 'Internal server error', i18nMessage: 'error.server' });
+    }
+  } finally {
+    raw.end();
+  }
+}

@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { HttpError, validationError } from '../http/http-error.ts';
+import { LlmError } from '../llm/llm-error.ts';
+import type { LlmProvider, LlmResult } from '../llm/llm-provider.ts';
+import type { RetrievalIndex } from '../rag/search/retrieval-index.ts';
+import type { SearchResult } from '../rag/rag-types.ts';
+import { buildChatMessages } from './prompt/build-chat-messages.ts';
+import type { ChatLlm } from './chat-llm.ts';
+import type { ChatStore, StoredConversation } from './chat-store.ts';
+import { LLM_FAILURE_ANSWER, type Chat, type ConversationView, type PublicBot } from './chat-types.ts';
+import { KeyedLocks } from './conversation-locks.ts';
+import type { ReactionInput, StartInput } from './chat-validation.ts';
+
+/** Where the retrieval index comes from (shared with the RAG routes when they expose one). */
+export type IndexSource = () => RetrievalIndex | null;
+
+/** Called with each piece of the answer as the model produces it (streaming). */
+export type DeltaListener = (text: string) => void;
+
+/**
+ * A failed answer: the conversation was still saved (user chat + polite assistant chat) and a
+ * trace with status error records the cause. The routes answer with `status` and the conversation.
+ */
+export class ChatAnswerError extends HttpError {
+  constructor(
+    readonly failure: LlmError,
+    readonly conversation: ConversationView,
+  ) {
+    super(failure.status >= 500 ? failure.status : 502, 'The assistant could not answer right now; the failure was recorded in the bot trace.', {
+      i18nMessage: 'chat.error.unavailable',
+      details: { conversation },
+    });
+  }
+}
+
+/**
+ * The public chat (product spec §4 Chat, §7 Chat): start a conversation, answer a message from
+ * the bot's knowledge base through the configured language model, record a trace, react.
+ */
+export class ChatService {
+  readonly #locks = new KeyedLocks();
+
+  constructor(
+    private readonly store: ChatStore,
+    private readonly llm: ChatLlm,
+    private readonly index: IndexSource,
+  ) {}
+
+  async publicBot(id: string): Promise<PublicBot> {
+    const bot = await this.store.bot(id);
+    return { _id: bot._id, name: bot.name, questions: bot.questions };
+  }
+
+  async start(input: StartInput): Promise<ConversationView> {
+    const bot = await this.store.bot(input.botId);
+    const contact = await this.store.contact(bot.tenant, input.name, input.email);
+    const id = await this.store.createConversation(bot.tenant, String(contact._id), bot._id);
+    return this.store.conversationView(id);
+  }
+
+  conversation(id: string): Promise<ConversationView> {
+    return this.store.conversationView(id);
+  }
+
+  /**
+   * Appends the visitor's message and the bot's answer, records a trace, returns the conversation.
+   * With `onDelta` the answer is streamed from the provider as it comes.
+   */
+  async message(conversationId: string, message: string, onDelta?: DeltaListener, signal?: AbortSignal): Promise<ConversationView> {
+    // Existence first, outside the lock, so unknown ids answer 404 at once.
+    await this.store.conversation(conversationId);
+    return this.#locks.run(conversationId, () => this.answer(conversationId, message, onDelta, signal));
+  }
+
+  private async answer(conversationId: string, message: string, onDelta: DeltaListener | undefined, signal: AbortSignal | undefined) {
+    const started = performance.now();
+    const conversation = await this.store.conversation(conversationId);
+    const bot = await this.store.bot(conversation.botId);
+    const userChat: Chat = { id: randomUUID(), role: 'user', message, createdAt: new Date().toISOString() };
+
+    const { results, hasKnowledge } = await this.retrieve(bot.knowledgeId, message);
+    const memory = await this.store.contactMemory(conversation.contactId);
+    const prompt = buildChatMessages({ bot, hasKnowledge, fragments: results, memory, history: conversation.chats, userMessage: message });
+    // The prompt builder drops the lowest-ranked fragments first when over budget: a prefix is kept.
+    const used = results.slice(0, prompt.fragments.length);
+    const knowledgeBase = used.map((r) => ({ source: r.source, hash: r.hash, content: r.content }));
+
+    const provider = await this.llm.provider();
+    let result: LlmResult;
+    try {
+      result = await this.generate(provider, prompt.messages, prompt.context, onDelta, signal);
+    } catch (error) {
+      const failure = error instanceof LlmError ? error : new LlmError('upstream', error instanceof Error ? error.message : String(error), { cause: error });
+      const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: LLM_FAILURE_ANSWER, createdAt: new Date().toISOString() };
+      await this.store.saveChats(conversationId, [...conversation.chats, userChat, assistantChat]);
+      await this.store.createTrace(conversation.tenant, {
+        status: 'error',
+        bot: bot._id,
+        conversation: conversationId,
+        chatId: assistantChat.id,
+        userMessage: message,
+        // No error field on BotTrace: the cause is the trace's assistant message, status error says so.
+        assistantMessage: `Error (${failure.code}): ${failure.message}`,
+        knowledgeBaseQuery: message,
+        knowledgeBase,
+        provider: provider.name,
+        model: provider.model || 'unknown',
+        inputTokens: prompt.promptTokens,
+        outputTokens: 0,
+        tokens: prompt.promptTokens,
+        latency: Math.round(performance.now() - started),
+      });
+      throw new ChatAnswerError(failure, await this.store.conversationView(conversationId));
+    }
+
+    const text = result.text.trim() || prompt.context.fallback || '';
+    const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: text, createdAt: new Date().toISOString() };
+    await this.store.saveChats(conversationId, [...conversation.chats, userChat, assistantChat]);
+    await this.store.createTrace(conversation.tenant, {
+      status: 'ok',
+      bot: bot._id,
+      conversation: conversationId,
+      chatId: assistantChat.id,
+      userMessage: message,
+      assistantMessage: text,
+      knowledgeBaseQuery: message,
+      knowledgeBase,
+      provider: result.provider,
+      model: result.model || provider.model || 'unknown',
+      inputTokens: Math.round(result.inputTokens),
+      outputTokens: Math.round(result.outputTokens),
+      tokens: Math.round(result.inputTokens + result.outputTokens),
+      // What the visitor waited for: retrieval, prompt and model, not only the model's share.
+      latency: Math.round(performance.now() - started),
+    });
+    return this.store.conversationView(conversationId);
+  }
+
+  private async generate(
+    provider: LlmProvider,
+    messages: Parameters<LlmProvider['complete']>[0]['messages'],
+    context: Parameters<LlmProvider['complete']>[0]['context'],
+    onDelta: DeltaListener | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<LlmResult> {
+    const request = { messages, ...(context ? { context } : {}), ...(signal ? { signal } : {}) };
+    if (!onDelta) return provider.complete(request);
+    for await (const event of provider.stream(request)) {
+      if (event.type === 'delta') onDelta(event.text);
+      else return event.result;
+    }
+    throw new LlmError('invalid_response', 'The language model stream ended without a final result.');
+  }
+
+  /** Fragments of the bot's knowledge base; a bot without a trained one has no knowledge. */
+  private async retrieve(knowledgeId: string | null, query: string): Promise<{ results: SearchResult[]; hasKnowledge: boolean }> {
+    const index = this.index();
+    if (!knowledgeId || !index) return { results: [], hasKnowledge: false };
+    const settings = await this.store.knowledgeSettings(knowledgeId);
+    if (!settings) return { results: [], hasKnowledge: false };
+    const stats = await index.stats(knowledgeId);
+    if (stats.chunks === 0) return { results: [], hasKnowledge: false };
+    const results = await index.search(knowledgeId, query, settings);
+    return { results, hasKnowledge: true };
+  }
+
+  async react(conversationId: string, input: ReactionInput): Promise<ConversationView> {
+    await this.store.conversation(conversationId);
+    return this.#locks.run(conversationId, async () => {
+      const conversation = await this.store.conversation(conversationId);
+      const index = conversation.chats.findIndex((chat) => chat.id === input.chatId);
+      if (index < 0) throw new HttpError(404, 'Chat not found in this conversation');
+      if (conversation.chats[index].role !== 'assistant') {
+        throw validationError([{ field: 'chatId', reason: 'validation.invalidValue' }], 'Only assistant messages can get a reaction');
+      }
+      const chats = conversation.chats.map((chat, i) => (i === index ? { ...chat, reaction: input.reaction } : chat));
+      await this.store.saveChats(conversationId, chats);
+      await this.store.setTraceReaction(conversationId, input.chatId, input.reaction);
+      return this.store.conversationView(conversationId);
+    });
+  }
+}

@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import type { Database } from '../db/database.ts';
+import type { EntityRecord, EntityService } from '../entities/entity-service.ts';
+import { decodeRow, encodeValues } from '../entities/record-codec.ts';
+import { HttpError, notFound } from '../http/http-error.ts';
+import { ALL_PERMISSIONS, type RequestContext } from '../http/request-context.ts';
+import type { Chat, ConversationView, TraceStatusName } from './chat-types.ts';
+
+/** A bot as the chat needs it (refs as ids). */
+export interface ChatBot {
+  _id: string;
+  name: string;
+  description: string;
+  questions: string[];
+  systemPrompt: string;
+  systemPromptWithKnowledge: string;
+  knowledgeId: string | null;
+  tenant: string | null;
+}
+
+export interface StoredConversation {
+  _id: string;
+  botId: string;
+  contactId: string;
+  tenant: string | null;
+  chats: Chat[];
+}
+
+export interface TraceInput {
+  status: TraceStatusName;
+  bot: string;
+  conversation: string;
+  chatId: string;
+  userMessage: string;
+  assistantMessage: string;
+  knowledgeBaseQuery: string;
+  knowledgeBase: { source: string; hash: string; content: string }[];
+  provider: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  tokens: number;
+  latency: number;
+}
+
+/**
+ * The chat's reads and writes of bots, contacts, conversations and traces. Visitors have no user
+ * and no role, so every write runs as the system within the BOT's tenant: the contact, the
+ * conversation and the traces land where the bot's administrators can see them.
+ *
+ * Conversations are written here rather than through EntityService.create/update because their
+ * contact, bot and chats are readonly in the manifest (the console may only view and delete them).
+ */
+export class ChatStore {
+  readonly #statusIds = new Map<string, string>();
+
+  constructor(
+    private readonly database: Database,
+    private readonly service: EntityService,
+  ) {}
+
+  /** The system acting inside one tenant (null: records without a tenant). */
+  contextFor(tenant: string | null): RequestContext {
+    return { userId: null, tenantId: tenant, permissions: [ALL_PERMISSIONS] };
+  }
+
+  async bot(id: string): Promise<ChatBot> {
+    const runtime = this.service.runtime('bot');
+    const row = await this.database.first(
+      this.database.kysely.selectFrom(runtime.table).select(runtime.selectColumns).where('_id', '=', id).limit(1).compile(),
+    );
+    if (!row) throw notFound('Bot not found');
+    // Decoded without populating refs: the knowledge is wanted as its id.
+    const record = decodeRow(runtime, this.database.dialect, row);
+    return {
+      _id: String(record._id),
+      name: String(record.name ?? ''),
+      description: String(record.description ?? ''),
+      questions: Array.isArray(record.questions) ? record.questions.filter((q): q is string => typeof q === 'string') : [],
+      systemPrompt: String(record.systemPrompt ?? ''),
+      systemPromptWithKnowledge: String(record.systemPromptWithKnowledge ?? ''),
+      knowledgeId: typeof record.knowledge === 'string' && record.knowledge !== '' ? record.knowledge : null,
+      tenant: (record[runtime.tenantColumn ?? 'tenant'] as string | null | undefined) ?? null,
+    };
+  }
+
+  /** maxResults / scoreThreshold of a knowledge base, null when it is gone. */
+  async knowledgeSettings(id: string): Promise<{ maxResults: number; scoreThreshold: number } | null> {
+    const runtime = this.service.runtime('knowledge');
+    const row = await this.database.first(
+      this.database.kysely.selectFrom(runtime.table).select(['maxResults', 'scoreThreshold']).where('_id', '=', id).limit(1).compile(),
+    );
+    if (!row) return null;
+    const maxResults = Number(row.maxResults);
+    const scoreThreshold = Number(row.scoreThreshold);
+    return {
+      maxResults: Number.isFinite(maxResults) && maxResults > 0 ? Math.floor(maxResults) : 5,
+      scoreThreshold: Number.isFinite(scoreThreshold) ? scoreThreshold : 0.5,
+    };
+  }
+
+  /** The contact with this email in the tenant, created when there is none (name kept as first given). */
+  async contact(tenant: string | null, name: string, email: string): Promise<EntityRecord> {
+    const runtime = this.service.runtime('contact');
+    const tenantColumn = runtime.tenantColumn ?? 'tenant';
+    const row = await this.database.first(
+      this.database.kysely
+        .selectFrom(runtime.table)
+        .select(runtime.selectColumns)
+        .where('email', '=', email)
+        .where(tenantColumn, tenant === null ? 'is' : '=', tenant)
+        .orderBy('createdAt', 'asc')
+        .limit(1)
+        .compile(),
+    );
+    if (row) return decodeRow(runtime, this.database.dialect, row);
+    return this.service.create('contact', this.contextFor(tenant), { name, email });
+  }
+
+  async contactMemory(contactId: string): Promise<{ attribute?: string; content?: string }[]> {
+    const runtime = this.service.runtime('contact');
+    const row = await this.database.first(
+      this.database.kysely.selectFrom(runtime.table).select(['memory']).where('_id', '=', contactId).limit(1).compile(),
+    );
+    const memory = row ? this.database.dialect.decode('json', row.memory) : null;
+    return Array.isArray(memory) ? memory : [];
+  }
+
+  /**
+   * A new conversation. Its _id is a random UUID v4 (122 random bits), not the entity service's
+   * time-ordered v7: the id is the visitor's only key to the conversation, so it must not be guessable.
+   */
+  async createConversation(tenant: string | null, contactId: string, botId: string): Promise<string> {
+    const runtime = this.service.runtime('conversation');
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const values: Record<string, unknown> = { _id: id, contact: contactId, bot: botId, chats: [], createdAt: now, updatedAt: now };
+    if (runtime.tenantColumn) values[runtime.tenantColumn] = tenant;
+    await this.database.run(
+      this.database.kysely.insertInto(runtime.table).values(encodeValues(runtime, this.database.dialect, values)).compile(),
+    );
+    return id;
+  }
+
+  async conversation(id: string): Promise<StoredConversation> {
+    const runtime = this.service.runtime('conversation');
+    const tenantColumn = runtime.tenantColumn ?? 'tenant';
+    const row = await this.database.first(
+      this.database.kysely
+        .selectFrom(runtime.table)
+        .select(['_id', 'bot', 'contact', 'chats', ...(runtime.tenantColumn ? [tenantColumn] : [])])
+        .where('_id', '=', id)
+        .limit(1)
+        .compile(),
+    );
+    if (!row) throw notFound('Conversation not found');
+    const chats = this.database.dialect.decode('json', row.chats);
+    return {
+      _id: String(row._id),
+      botId: String(row.bot),
+      contactId: String(row.contact),
+      tenant: (row[tenantColumn] as string | null | undefined) ?? null,
+      chats: Array.isArray(chats) ? (chats as Chat[]) : [],
+    };
+  }
+
+  /** The conversation as the public endpoints answer it (no tenant, refs as { _id, name }). */
+  async conversationView(id: string): Promise<ConversationView> {
+    const runtime = this.service.runtime('conversation');
+    const row = await this.database.first(
+      this.database.kysely
+        .selectFrom(runtime.table)
+        .select(['_id', 'contact', 'bot', 'chats', 'createdAt', 'updatedAt'])
+        .where('_id', '=', id)
+        .limit(1)
+        .compile(),
+    );
+    if (!row) throw notFound('Conversation not found');
+    const [record] = await this.decode('conversation', [row]);
+    return {
+      _id: String(record._id),
+      contact: (record.contact as ConversationView['contact']) ?? null,
+      bot: (record.bot as ConversationView['bot']) ?? null,
+      chats: Array.isArray(record.chats) ? (record.chats as Chat[]) : [],
+      createdAt: String(record.createdAt),
+      updatedAt: String(record.updatedAt),
+    };
+  }
+
+  async saveChats(id: string, chats: Chat[]): Promise<void> {
+    const runtime = this.service.runtime('conversation');
+    const values = encodeValues(runtime, this.database.dialect, { chats, updatedAt: new Date().toISOString() });
+    const changed = await this.database.run(
+      this.database.kysely.updateTable(runtime.table).set(values).where('_id', '=', id).compile(),
+    );
+    // Deleted from the console while the model was answering.
+    if (changed === 0) throw notFound('Conversation not found');
+  }
+
+  /** The id of the BotTraceStatus named `name`; created when missing (identity seeds ok and error). */
+  async statusId(name: TraceStatusName): Promise<string> {
+    const cached = this.#statusIds.get(name);
+    if (cached && (await this.exists('bottracestatus', cached))) return cached;
+    const runtime = this.service.runtime('bottracestatus');
+    const row = await this.database.first(
+      this.database.kysely.selectFrom(runtime.table).select(['_id']).where('name', '=', name).limit(1).compile(),
+    );
+    let id = row ? String(row._id) : null;
+    if (!id) {
+      try {
+        id = String((await this.service.create('bottracestatus', this.contextFor(null), { name, description: defaultStatusDescription(name) }))._id);
+      } catch (error) {
+        // Another request created it between our read and our write (unique name).
+        if (!(error instanceof HttpError && error.statusCode === 409)) throw error;
+        return this.statusId(name);
+      }
+    }
+    this.#statusIds.set(name, id);
+    return id;
+  }
+
+  async createTrace(tenant: string | null, trace: TraceInput): Promise<string> {
+    const status = await this.statusId(trace.status);
+    const record = await this.service.create('bottrace', this.contextFor(tenant), { ...trace, status });
+    return String(record._id);
+  }
+
+  /** Sets (or clears) the reaction of the trace of one assistant chat, when there is one. */
+  async setTraceReaction(conversationId: string, chatId: string, reaction: string | null): Promise<void> {
+    const runtime = this.service.runtime('bottrace');
+    const values = encodeValues(runtime, this.database.dialect, { reaction, updatedAt: new Date().toISOString() });
+    await this.database.run(
+      this.database.kysely
+        .updateTable(runtime.table)
+        .set(values)
+        .where('conversation', '=', conversationId)
+        .where('chatId', '=', chatId)
+        .compile(),
+    );
+  }
+
+  private async exists(entity: string, id: string): Promise<boolean> {
+    const runtime = this.service.runtime(entity);
+    return (await this.database.first(this.database.kysely.selectFrom(runtime.table).select(['_id']).where('_id', '=', id).compile())) !== undefined;
+  }
+
+  private async decode(entity: string, rows: Record<string, unknown>[]): Promise<EntityRecord[]> {
+    return this.service.toRecords(this.service.runtime(entity), rows);
+  }
+}
+
+function defaultStatusDescription(name: TraceStatusName): string {
+  return name === 'ok' ? 'The bot answered.' : 'The language model failed; the trace records why.';
+}

@@ -1,0 +1,29 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { HttpError } from '../http/http-error.ts';
+
+/**
+ * A fixed-window counter per conversation, as a preHandler. Hand-written because
+ * @fastify/rate-limit runs one limit per request (its first hook marks the request as done, so a
+ * second limit on the same route never counts) and the IP limit already takes that slot.
+ */
+export function conversationRateLimit(max: number, windowMs: number, now: () => number = Date.now) {
+  const windows = new Map<string, { count: number; resetAt: number }>();
+  let nextSweep = now() + windowMs;
+
+  return async function limitConversation(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const key = (request.params as { conversationId?: string }).conversationId ?? '';
+    const time = now();
+    if (time >= nextSweep) {
+      // Forget finished windows so ids that never come back do not pile up.
+      for (const [id, window] of windows) if (window.resetAt <= time) windows.delete(id);
+      nextSweep = time + windowMs;
+    }
+    let window = windows.get(key);
+    if (!window || window.resetAt <= time) windows.set(key, (window = { count: 0, resetAt: time + windowMs }));
+    window.count++;
+    if (window.count <= max) return;
+    const seconds = Math.max(1, Math.ceil((window.resetAt - time) / 1000));
+    reply.header('retry-after', String(seconds));
+    throw new HttpError(429, `Too many messages in this conversation; try again in ${seconds} seconds`, { i18nMessage: 'error.tooManyRequests' });
+  };
+}

@@ -1,0 +1,16 @@
+import type { FeatureDependencies, ServerFeature } from '../http/server-features.ts';
+import { ChatLlm } from './chat-llm.ts';
+import { readChatLimits } from './chat-limits.ts';
+import { registerChatRoutes } from './chat-routes.ts';
+import { ChatService } from './chat-service.ts';
+import { ChatStore } from './chat-store.ts';
+import { chatRetrievalIndex } from './chat-retrieval-index.ts';
+
+/** The public chat: /api/chat/* (see chat-routes.ts) and the services behind it. */
+export const registerChatFeature: ServerFeature = (app, deps: FeatureDependencies) => {
+  const limits = readChatLimits();
+  const store = new ChatStore(deps.database, deps.service);
+  const llm = new ChatLlm(deps.database);
+  const service = new ChatService(store, llm, chatRetrievalIndex(deps.database));
+  registerChatRoutes(app, service, limits);
+};
