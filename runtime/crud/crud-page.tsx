@@ -130,9 +130,12 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
         {canDeleteRow && actionButton(t('crud.delete'), <IconTrash size={18} />, () => open('delete', row), 'red')}
         {rowActions.map((action) => {
           const Icon = requireRowActionIcon(action.icon);
-          return actionButton(t(action.label), <Icon size={18} />, () => {
-            void requireRowActionHandler(services.overrides, model.name, action.name)({ row, model, reload });
-          });
+          const override = requireRowActionHandler(services.overrides, model.name, action.name);
+          if (typeof override !== 'function') {
+            const Action = override.component;
+            return <Action key={action.name} row={row} model={model} reload={reload} label={t(action.label)} icon={Icon} />;
+          }
+          return actionButton(t(action.label), <Icon size={18} />, () => void override({ row, model, reload }));
         })}
       </Group>
     );

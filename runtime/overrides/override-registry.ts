@@ -12,6 +12,23 @@ export interface RowActionContext {
 
 export type RowActionHandler = (context: RowActionContext) => void | Promise<void>;
 
+/** What a row action rendered by its own component receives: the row plus the model's label and icon. */
+export interface RowActionComponentProps extends RowActionContext {
+  /** Translated label of the manifest's row action. */
+  label: string;
+  icon: ComponentType<{ size?: number | string }>;
+}
+
+/**
+ * A row action that renders itself (e.g. shows progress while it runs and its error afterwards);
+ * the generic page only places it in the row. A plain handler gets the standard icon button.
+ */
+export interface RowActionComponent {
+  component: ComponentType<RowActionComponentProps>;
+}
+
+export type RowActionOverride = RowActionHandler | RowActionComponent;
+
 export interface CrudPageProps {
   model: ClientEntityModel;
 }
@@ -25,8 +42,8 @@ export interface EntityOverrides {
   page?: ComponentType<CrudPageProps>;
   /** Replaces the dialog form. */
   form?: FormOverride;
-  /** Handlers for model.rowActions, by action name. */
-  rowActions?: Record<string, RowActionHandler>;
+  /** Handlers (or self-rendering components) for model.rowActions, by action name. */
+  rowActions?: Record<string, RowActionOverride>;
   /** RJSF widgets by field name (top-level fields). */
   fieldWidgets?: Record<string, Widget>;
 }
@@ -39,7 +56,7 @@ export function entityOverrides(registry: OverrideRegistry, entity: string): Ent
 }
 
 /** A row action declared in the model must have a handler: a silent no-op button is a bug. */
-export function requireRowActionHandler(registry: OverrideRegistry, entity: string, action: string): RowActionHandler {
+export function requireRowActionHandler(registry: OverrideRegistry, entity: string, action: string): RowActionOverride {
   const handler = registry[entity]?.rowActions?.[action];
   if (!handler) {
     throw new Error(`No handler registered for row action "${action}" of entity "${entity}" (override registry rowActions)`);

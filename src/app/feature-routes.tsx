@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 
 /** A hand-written screen of the console (spec §2): where it lives and who may open it. */
 export interface FeatureRoute {
@@ -16,4 +16,6 @@ export interface FeatureRoute {
  * The console's hand-written routes, beside the generated /crud/* ones. An explicit list: a
  * feature adds its screens here (knowledge search, chat, QR, identity screens, settings).
  */
-export const featureRoutes: FeatureRoute[] = [];
+export const featureRoutes: FeatureRoute[] = [
+  { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-search-page.tsx')), layout: 'default', auth: true, permission: 'knowledge:manage' },
+];
