@@ -11,6 +11,8 @@ export interface RestTransportOptions {
   baseUrl?: string;
   /** Read on every request, so a login or logout takes effect without rebuilding the transport. */
   getToken?: () => string | null | undefined;
+  /** Told about every failed call after mapping (the app signs out on a 401). */
+  onError?: (error: ApiError) => void;
   /** Injectable for tests. */
   fetch?: typeof fetch;
   timeout?: number;
@@ -46,8 +48,10 @@ type Params = Record<string, string | number | boolean | undefined | null>;
 export class RestTransport implements Transport, FileUploader {
   private readonly http: KyInstance;
   private readonly baseUrl: string;
+  private readonly onError: ((error: ApiError) => void) | undefined;
 
   constructor(options: RestTransportOptions = {}) {
+    this.onError = options.onError;
     this.baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
     const getToken = options.getToken;
     this.http = ky.create({
@@ -169,7 +173,9 @@ export class RestTransport implements Transport, FileUploader {
       const text = await response.text();
       return (text === '' ? undefined : JSON.parse(text)) as R;
     } catch (error) {
-      throw await describeFailure(error);
+      const failure = await describeFailure(error);
+      this.onError?.(failure);
+      throw failure;
     }
   }
 }

@@ -1,64 +1,50 @@
-import { lazy, Suspense } from 'react';
-import { AppShell, Center, Group, Loader, MantineProvider, Anchor, Title, createTheme } from '@mantine/core';
+import { useEffect, useMemo } from 'react';
+import { MantineProvider, createTheme } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { I18nextProvider, useTranslation } from 'react-i18next';
-import { BrowserRouter, Link, Route, Routes } from 'react-router-dom';
+import { I18nextProvider } from 'react-i18next';
 import { RuntimeProvider } from '../../runtime/context/runtime-context.tsx';
 import { PermissionsProvider } from '../../runtime/permissions/permissions-context.tsx';
+import { session, useSessionState } from '../session/session.ts';
+import { onSessionEvent } from '../session/session-events.ts';
 import { i18n } from './i18n.ts';
 import { services } from './services.ts';
-import { allowAll } from './permissions.ts';
-import { crudRoutes } from './crud-routes.ts';
-import { HomePage } from './home-page.tsx';
-import { featureRoutes } from './feature-routes.tsx';
+import { canFor } from './permissions.ts';
+import { AppRouter } from './router.tsx';
 
-const CrudRoutePage = lazy(() => import('./crud-route-page.tsx'));
-const theme = createTheme({});
+/** Spec §9: notifications close after 3000 ms. */
+export const NOTIFICATION_MS = 3000;
+
+const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 
-function Shell() {
-  const { t } = useTranslation();
-  return (
-    <AppShell header={{ height: 56 }} padding="md">
-      <AppShell.Header>
-        <Group h="100%" px="md">
-          <Anchor component={Link} to="/" underline="never">
-            <Title order={3}>{t('app.title')}</Title>
-          </Anchor>
-        </Group>
-      </AppShell.Header>
-      <AppShell.Main>
-        <Suspense fallback={<Center py="xl"><Loader /></Center>}>
-          <Routes>
-            <Route path="/" element={<HomePage />} />
-            <Route path="/home" element={<HomePage />} />
-            {crudRoutes.map((route) => (
-              <Route key={route.path} path={route.path} element={<CrudRoutePage model={route.model} />} />
-            ))}
-            {featureRoutes.map(({ path, component: Screen }) => (
-              <Route key={path} path={path} element={<Screen />} />
-            ))}
-            <Route path="*" element={<Title order={3}>{t('app.notFound')}</Title>} />
-          </Routes>
-        </Suspense>
-      </AppShell.Main>
-    </AppShell>
-  );
-}
+// At start: drop an expired token, or reload the user behind a valid one (spec §4).
+void session.restore();
+// Whatever one user loaded must not leak into the next session.
+onSessionEvent((event) => {
+  if (event === 'logout' || event === 'login-success') queryClient.clear();
+});
 
-/** The minimal console: dark theme by default, Spanish with English fallback, every CRUD route. */
+/** The console: dark theme by default (switchable), Spanish with English fallback, every route. */
 export function App() {
+  const { darkMode, user } = useSessionState();
+  const can = useMemo(() => canFor(user), [user]);
+  useEffect(() => {
+    document.documentElement.lang = i18n.language;
+    const sync = (language: string) => {
+      document.documentElement.lang = language;
+    };
+    i18n.on('languageChanged', sync);
+    return () => i18n.off('languageChanged', sync);
+  }, []);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="dark">
-      <Notifications position="top-right" zIndex={5000} />
+    <MantineProvider theme={theme} forceColorScheme={darkMode ? 'dark' : 'light'}>
+      <Notifications position="top-right" zIndex={5000} autoClose={NOTIFICATION_MS} />
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
-          <PermissionsProvider can={allowAll}>
+          <PermissionsProvider can={can}>
             <RuntimeProvider services={services}>
-              <BrowserRouter>
-                <Shell />
-              </BrowserRouter>
+              <AppRouter />
             </RuntimeProvider>
           </PermissionsProvider>
         </QueryClientProvider>

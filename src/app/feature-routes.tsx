@@ -17,5 +17,7 @@ export interface FeatureRoute {
  * feature adds its screens here (knowledge search, chat, QR, identity screens, settings).
  */
 export const featureRoutes: FeatureRoute[] = [
+  { path: '/chat/qr/:botId', component: lazy(() => import('../chat/chat-qr-page.tsx')), layout: 'chat', auth: false, permission: null },
+  { path: '/chat/:botId/:conversationId?', component: lazy(() => import('../chat/chat-page.tsx')), layout: 'chat', auth: false, permission: null },
   { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-search-page.tsx')), layout: 'default', auth: true, permission: 'knowledge:manage' },
 ];

@@ -3,6 +3,7 @@ import { initReactI18next } from 'react-i18next';
 import es from '../../locales/es.json';
 import en from '../../locales/en.json';
 import { runtimeLocales } from '../../runtime/i18n/runtime-locales.ts';
+import { initialLanguage } from './language-preference.ts';
 
 type Tree = Record<string, unknown>;
 
@@ -18,7 +19,7 @@ function merge(base: Tree, extra: Tree): Tree {
 /** Spanish by default, English as fallback (spec §1), one namespace for app + runtime keys. */
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
-  lng: 'es',
+  lng: initialLanguage(),
   fallbackLng: 'en',
   resources: {
     es: { translation: merge(es as Tree, runtimeLocales.es as unknown as Tree) },

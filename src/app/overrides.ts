@@ -1,4 +1,7 @@
 import type { OverrideRegistry } from '../../runtime/overrides/override-registry.ts';
+import { botOverrides } from '../overrides/bot/bot-overrides.ts';
+import { bottraceOverrides } from '../overrides/bottrace/bottrace-overrides.ts';
+import { conversationOverrides } from '../overrides/conversation/conversation-overrides.ts';
 import { knowledgeOverrides } from '../overrides/knowledge/knowledge-overrides.ts';
 import { KnowledgeSourceForm } from '../overrides/knowledgesource/knowledge-source-form.tsx';
 
@@ -7,6 +10,9 @@ import { KnowledgeSourceForm } from '../overrides/knowledgesource/knowledge-sour
  * the console issue registers the user form, bot QR/chat, knowledge train/clear/search here.
  */
 export const overrides: OverrideRegistry = {
+  bot: botOverrides,
+  conversation: conversationOverrides,
+  bottrace: bottraceOverrides,
   knowledge: knowledgeOverrides,
   knowledgesource: { form: KnowledgeSourceForm },
 };

@@ -1,7 +1,8 @@
 import type { Can } from '../../runtime/permissions/permissions-context.tsx';
+import { userCan } from '../session/permissions.ts';
+import type { SessionUser } from '../session/session-types.ts';
 
-/**
- * No session yet: the server lets every request through, so the UI allows everything. The
- * identity issue replaces this with a check against the signed-in user's role permissions.
- */
-export const allowAll: Can = () => true;
+/** The runtime's permission check for a user (spec §6); the app re-creates it when the user changes. */
+export function canFor(user: SessionUser | null): Can {
+  return (permission) => userCan(user, permission);
+}

@@ -15,7 +15,7 @@ afterAll(async () => {
 describe('CRUD page in Chromium', () => {
   it('creates, edits and deletes a bot trace status', async () => {
     const page = await app.newPage();
-    const pageErrors = page.pageErrors;
+    const pageErrors = page.errors;
     await page.goto(`${app.webUrl}/`);
     // Signed-out visitors are sent to /login?redirect=/ by the route guard.
     await page.waitForLoadState('networkidle');

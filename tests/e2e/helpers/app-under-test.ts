@@ -26,7 +26,7 @@ export interface AppUnderTest {
   adminUsername: string;
   adminPassword: string;
   /** Opens a fresh page (own context: own localStorage) and records uncaught page errors. */
-  newPage(options?: { colorScheme?: 'dark' | 'light' }): Promise<Page & { pageErrors: string[] }>;
+  newPage(options?: { colorScheme?: 'dark' | 'light' }): Promise<Page & { errors: string[] }>;
   /** Signs in through the login page; resolves once the console left /login. */
   signIn(page: Page, username?: string, password?: string): Promise<void>;
   /** Bearer token for direct API calls. */
@@ -128,9 +128,9 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
     async newPage(pageOptions = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: pageOptions.colorScheme ?? 'dark' });
       contexts.push(context);
-      const page = (await context.newPage()) as Page & { pageErrors: string[] };
-      page.pageErrors = [];
-      page.on('pageerror', (error) => page.pageErrors.push(error.message));
+      const page = (await context.newPage()) as Page & { errors: string[] };
+      page.errors = [];
+      page.on('pageerror', (error) => page.errors.push(error.message));
       return page;
     },
     async signIn(page, username = ADMIN_USERNAME, password = ADMIN_PASSWORD) {

@@ -1,0 +1,70 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { crudRoutes } from './crud-routes.ts';
+import { featureRoutes, type FeatureRoute } from './feature-routes.tsx';
+import { accountRoutes } from './app-routes.tsx';
+import { RequireAccess } from './require-access.tsx';
+import { DefaultLayout } from './layouts/default-layout.tsx';
+import { ChatLayout } from './layouts/chat-layout.tsx';
+import { NotFoundPage } from './not-found-page.tsx';
+
+const CrudRoutePage = lazy(() => import('./crud-route-page.tsx'));
+
+export function PageFallback() {
+  return (
+    <Center py="xl">
+      <Loader />
+    </Center>
+  );
+}
+
+/** Every routed screen in one list, tagged with its layout and access rule. */
+export interface RoutedScreen {
+  path: string;
+  layout: FeatureRoute['layout'];
+  auth: boolean;
+  permission: string | null;
+  element: ReactNode;
+}
+
+export const routedScreens: RoutedScreen[] = [
+  ...accountRoutes.map(({ path, component: Screen, layout, auth, permission }) => ({ path, layout, auth, permission, element: <Screen /> })),
+  ...crudRoutes.map((route) => ({
+    path: route.path,
+    layout: 'default' as const,
+    auth: true,
+    permission: route.permission,
+    element: <CrudRoutePage model={route.model} />,
+  })),
+  ...featureRoutes.map(({ path, component: Screen, layout, auth, permission }) => ({ path, layout, auth, permission, element: <Screen /> })),
+];
+
+function guarded(screen: RoutedScreen) {
+  return (
+    <Route
+      key={screen.path}
+      path={screen.path}
+      element={
+        <RequireAccess access={{ auth: screen.auth, permission: screen.permission }}>
+          <Suspense fallback={<PageFallback />}>{screen.element}</Suspense>
+        </RequireAccess>
+      }
+    />
+  );
+}
+
+/** Routes grouped under their layout (spec §2 Layouts: default unless the route says chat). */
+export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <Routes>
+        <Route element={<DefaultLayout />}>
+          {routedScreens.filter((screen) => screen.layout !== 'chat').map(guarded)}
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+        <Route element={<ChatLayout />}>{routedScreens.filter((screen) => screen.layout === 'chat').map(guarded)}</Route>
+      </Routes>
+    </BrowserRouter>
+  );
+}

@@ -1,0 +1,55 @@
+import { useMemo } from 'react';
+import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+import { menuGroups } from '../generated/menu.ts';
+import { useSessionCan, useSessionState } from '../session/session.ts';
+import { requireMenuIcon } from './menu-icons.ts';
+import { visibleMenu } from './visible-menu.ts';
+
+const GROUP_COLORS: Record<string, string> = { home: 'blue', bot: 'violet', knowledge: 'teal', chat: 'orange', admin: 'red' };
+
+/** Spec §2 / and /home: HOME, then BOT, KNOWLEDGE, CHAT and Admin groups as cards the user may open. */
+export default function GalleryPage() {
+  const { t } = useTranslation();
+  const can = useSessionCan();
+  const { user } = useSessionState();
+  const groups = useMemo(() => visibleMenu(menuGroups, can), [can]);
+  return (
+    <Stack gap="xl" data-testid="gallery">
+      <div>
+        <Title order={2}>{t('menu.group.home')}</Title>
+        {user && (
+          <Text c="dimmed">
+            {t('home.welcome', { name: user.name || user.username })}
+          </Text>
+        )}
+      </div>
+      {groups.length === 0 && <Text>{t('home.empty')}</Text>}
+      {groups.map((group) => (
+        <Stack key={group.group} gap="sm" data-testid={`menu-group-${group.group}`}>
+          <Title order={4} tt="uppercase" c="dimmed">
+            {t(group.label)}
+          </Title>
+          <SimpleGrid cols={{ base: 1, xs: 2, sm: 3, md: 4, lg: 5 }} spacing="md">
+            {group.items.map((item) => {
+              const Icon = requireMenuIcon(item.icon);
+              return (
+                <UnstyledButton key={item.path} component={Link} to={item.path} data-testid={`menu-item-${item.entity}`}>
+                  <Card withBorder shadow="sm" radius="md" padding="lg" h="100%" className="forja-gallery-card">
+                    <Group wrap="nowrap">
+                      <ThemeIcon size={44} radius="md" variant="light" color={GROUP_COLORS[group.group] ?? 'blue'}>
+                        <Icon size={26} />
+                      </ThemeIcon>
+                      <Text fw={600}>{t(item.label)}</Text>
+                    </Group>
+                  </Card>
+                </UnstyledButton>
+              );
+            })}
+          </SimpleGrid>
+        </Stack>
+      ))}
+    </Stack>
+  );
+}

@@ -1,0 +1,143 @@
+import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { Anchor, Button, Center, Divider, Group, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { IconLogin } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { session, sessionStore, useIsAuthenticated, useSessionState } from '../session/session.ts';
+import { safeRedirectTarget } from '../app/guard.ts';
+import { canSubmitLogin } from './form-rules.ts';
+import { toFormFailure } from './server-errors.ts';
+import { ErrorAlert } from './error-alert.tsx';
+import { IdentityCard } from './identity-card.tsx';
+import { ProfileCard } from './profile-card.tsx';
+import { usePublicOptions } from './use-public-options.ts';
+
+// The Google SDK is only downloaded when a client id is configured.
+const GoogleSignIn = lazy(() => import('./google-sign-in.tsx'));
+
+/** Spec §2 /login: logo, credentials, links, Google, dark-mode switch; the profile card when signed in. */
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const authenticated = useIsAuthenticated();
+  const { darkMode } = useSessionState();
+  const options = usePublicOptions();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  // Spec §4: the error clears only when replaced by a new error.
+  const [error, setError] = useState<string | null>(null);
+  const target = safeRedirectTarget(params.get('redirect'));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!canSubmitLogin(username, password) || submitting) return;
+    setSubmitting(true);
+    try {
+      await session.login(username, password);
+      navigate(target, { replace: true });
+    } catch (failure) {
+      setError(toFormFailure(failure).message);
+      setSubmitting(false);
+    }
+  }
+
+  const darkSwitch = (
+    <Switch
+      checked={darkMode}
+      onChange={(event) => sessionStore.setDarkMode(event.currentTarget.checked)}
+      label={t('login.darkMode')}
+      data-testid="login-dark-mode"
+    />
+  );
+
+  if (authenticated) {
+    return (
+      <Center py="xl">
+        <Stack align="center" gap="md" w="100%" maw={420}>
+          <ProfileCard />
+          <Group>
+            <Button component={Link} to={target}>
+              {t('login.continue')}
+            </Button>
+          </Group>
+          {darkSwitch}
+        </Stack>
+      </Center>
+    );
+  }
+
+  return (
+    <IdentityCard>
+      <Title order={1} ta="center" data-testid="login-logo" style={{ letterSpacing: 1 }}>
+        {t('app.title')}
+      </Title>
+      <Text c="dimmed" ta="center">
+        {t('login.subtitle')}
+      </Text>
+      <ErrorAlert message={error} />
+      <form onSubmit={(event) => void submit(event)}>
+        <Stack gap="sm">
+          <TextInput
+            label={t('login.username')}
+            value={username}
+            onChange={(event) => setUsername(event.currentTarget.value)}
+            autoComplete="username"
+            data-testid="login-username"
+            autoFocus
+          />
+          <PasswordInput
+            label={t('login.password')}
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+            autoComplete="current-password"
+            data-testid="login-password"
+            visibilityToggleButtonProps={{ 'aria-label': t('login.togglePassword') }}
+          />
+          <Button type="submit" leftSection={<IconLogin size={18} />} disabled={!canSubmitLogin(username, password)} loading={submitting} data-testid="login-submit">
+            {t('login.submit')}
+          </Button>
+        </Stack>
+      </form>
+      {(options.recovery || options.registration) && (
+        <Group justify="space-between">
+          {options.recovery ? (
+            <Anchor component={Link} to="/password/recovery/request" size="sm" data-testid="link-recovery">
+              {t('login.forgotPassword')}
+            </Anchor>
+          ) : (
+            <span />
+          )}
+          {options.registration && (
+            <Anchor component={Link} to="/registration" size="sm" data-testid="link-registration">
+              {t('login.register')}
+            </Anchor>
+          )}
+        </Group>
+      )}
+      {options.googleClientId && (
+        <>
+          <Divider label={t('login.or')} labelPosition="center" />
+          <Center>
+            <Suspense fallback={null}>
+              <GoogleSignIn
+                clientId={options.googleClientId}
+                onCredential={async (credential) => {
+                  try {
+                    await session.loginWithGoogle(credential);
+                    navigate(target, { replace: true });
+                  } catch (failure) {
+                    setError(toFormFailure(failure).message);
+                  }
+                }}
+                onFailure={() => setError('login.googleFailed')}
+              />
+            </Suspense>
+          </Center>
+        </>
+      )}
+      <Center>{darkSwitch}</Center>
+    </IdentityCard>
+  );
+}

@@ -1,0 +1,34 @@
+/** The claims the console reads from an access token; it never verifies the signature (the server does). */
+export interface TokenClaims {
+  exp?: number;
+  sub?: string;
+  [claim: string]: unknown;
+}
+
+/** Decodes a JWT's payload (base64url JSON); null when the token is not a well-formed JWT. */
+export function decodeJwtPayload(token: string): TokenClaims | null {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts[1]) return null;
+  try {
+    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
+    const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
+    const bytes = Uint8Array.from(atob(padded), (char) => char.charCodeAt(0));
+    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as TokenClaims) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Spec §4: a token is valid only if it carries an expiry claim that has not passed yet. */
+export function isTokenValid(token: string | null | undefined, nowMs: number = Date.now()): boolean {
+  if (!token) return false;
+  const exp = decodeJwtPayload(token)?.exp;
+  return typeof exp === 'number' && Number.isFinite(exp) && exp * 1000 > nowMs;
+}
+
+/** Milliseconds until the token expires (0 when already expired or invalid). */
+export function msUntilExpiry(token: string, nowMs: number = Date.now()): number {
+  const exp = decodeJwtPayload(token)?.exp;
+  return typeof exp === 'number' ? Math.max(0, exp * 1000 - nowMs) : 0;
+}

@@ -1,0 +1,17 @@
+/**
+ * The session's public events (spec §2, §4): login-success after a sign-in, login-failed when a
+ * Google sign-in fails, logout after sign-out. A Set of listeners is all this needs.
+ */
+export type SessionEvent = 'login-success' | 'login-failed' | 'logout';
+type Listener = (event: SessionEvent) => void;
+
+const listeners = new Set<Listener>();
+
+export function onSessionEvent(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+export function emitSessionEvent(event: SessionEvent): void {
+  for (const listener of [...listeners]) listener(event);
+}

@@ -1,0 +1,37 @@
+/** The current-user lookup (GET /api/auth/me, spec §3 User). */
+export interface SessionUser {
+  id: string;
+  _id?: string;
+  username: string;
+  email?: string;
+  phone?: string;
+  name?: string;
+  avatar?: string | { url?: string } | null;
+  role?: { id?: string; _id?: string; name?: string; permissions?: string[] } | null;
+  tenant?: { id?: string; _id?: string; name?: string } | null;
+}
+
+/** A setting as the settings API returns it (spec §3 Setting). */
+export interface Setting {
+  _id: string;
+  id?: string;
+  key: string;
+  label?: string;
+  category?: string;
+  type: SettingType;
+  value: unknown;
+  options?: string[] | null;
+  regex?: string | null;
+  prefix?: string | null;
+  suffix?: string | null;
+}
+
+export type SettingType = 'string' | 'longString' | 'password' | 'number' | 'boolean' | 'enum' | 'stringList' | 'numberList' | 'enumList';
+
+/** Saved client state (spec §3): dark mode, auth store, settings list. */
+export interface SessionState {
+  token: string | null;
+  user: SessionUser | null;
+  darkMode: boolean;
+  settings: Setting[];
+}
