@@ -17,10 +17,12 @@ export interface CrudDialogProps {
   onCancel: () => void;
   form?: FormOverride;
   fieldWidgets?: Record<string, Widget>;
+  /** Override hook: false hides the submit button of edit and delete for this record. */
+  canSubmit?: (record: Record<string, unknown>) => boolean;
 }
 
 /** The one dialog for view, create, edit and delete, sized by the entity's dialog settings. */
-export function CrudDialog({ model, state, onSubmit, onCancel, form: FormComponent = EntityForm, fieldWidgets }: CrudDialogProps) {
+export function CrudDialog({ model, state, onSubmit, onCancel, form: FormComponent = EntityForm, fieldWidgets, canSubmit }: CrudDialogProps) {
   const { t } = useTranslation();
   const { forms } = useRuntime();
   const handle = useRef<EntityFormHandle>(null);
@@ -76,14 +78,14 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
                 <Button variant="default" onClick={onCancel} disabled={state.loading}>
                   {t('crud.cancel')}
                 </Button>
-                <Button
+                {(operation === 'create' || !canSubmit || canSubmit(state.record ?? {})) && <Button
                   color={operation === 'delete' ? 'red' : undefined}
                   loading={state.loading}
                   disabled={!schemas.data}
                   onClick={() => onSubmit(handle.current?.getData() ?? {}, () => handle.current?.validate() ?? false)}
                 >
                   {t(operation === 'delete' ? 'crud.delete' : operation === 'create' ? 'crud.create' : 'crud.submit')}
-                </Button>
+                </Button>}
               </>
             )}
           </Group>

@@ -194,7 +194,7 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
       {exportsVisible && exports.length > 0 && (
         <ExportPanel entries={exports} onClear={() => setExports([])} onClose={() => setExportsVisible(false)} />
       )}
-      <CrudDialog model={model} state={dialog} onSubmit={submit} onCancel={cancel} form={overrides.form} fieldWidgets={overrides.fieldWidgets} />
+      <CrudDialog model={model} state={dialog} onSubmit={submit} onCancel={cancel} form={overrides.form} fieldWidgets={overrides.fieldWidgets} canSubmit={overrides.canSubmit} />
       {canImport && (
         <ImportDialog model={model} provider={provider} opened={importOpen} onClose={() => setImportOpen(false)} onImported={() => reload()} />
       )}

@@ -46,6 +46,11 @@ export interface EntityOverrides {
   rowActions?: Record<string, RowActionOverride>;
   /** RJSF widgets by field name (top-level fields). */
   fieldWidgets?: Record<string, Widget>;
+  /**
+   * Whether the dialog offers its submit button for this record (edit and delete); false hides it
+   * (read-only roles). Absent: always offered.
+   */
+  canSubmit?: (record: Record<string, unknown>) => boolean;
 }
 
 /** An explicit object literal keyed by entity name (DESIGN.md: registries fail loudly). */

@@ -4,6 +4,9 @@ import { bottraceOverrides } from '../overrides/bottrace/bottrace-overrides.ts';
 import { conversationOverrides } from '../overrides/conversation/conversation-overrides.ts';
 import { knowledgeOverrides } from '../overrides/knowledge/knowledge-overrides.ts';
 import { KnowledgeSourceForm } from '../overrides/knowledgesource/knowledge-source-form.tsx';
+import { userOverrides } from '../overrides/user/user-overrides.ts';
+import { roleOverrides } from '../overrides/role/role-overrides.ts';
+import { userApiKeyOverrides } from '../overrides/userApiKey/user-api-key-overrides.ts';
 
 /**
  * App overrides by entity name (page, form, row action handlers, field widgets). Empty for now:
@@ -15,4 +18,7 @@ export const overrides: OverrideRegistry = {
   bottrace: bottraceOverrides,
   knowledge: knowledgeOverrides,
   knowledgesource: { form: KnowledgeSourceForm },
+  user: userOverrides,
+  role: roleOverrides,
+  userApiKey: userApiKeyOverrides,
 };

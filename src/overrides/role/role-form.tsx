@@ -1,0 +1,139 @@
+import { useImperativeHandle, useMemo, useState } from 'react';
+import { Alert, Checkbox, Fieldset, Group, Loader, MultiSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import type { EntityFormProps } from '../../../runtime/form/entity-form.tsx';
+import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
+import { requireProvider, useRuntime } from '../../../runtime/context/runtime-context.tsx';
+import { refId } from '../../../runtime/crud/prepare-record.ts';
+import { api } from '../../session/session.ts';
+import { useTranslateMessage } from '../../identity/use-translate-message.ts';
+import { groupPermissions, normalisePermissions, roleNameError, GENERAL_GROUP } from './group-permissions.ts';
+
+const ids = (value: unknown): string[] =>
+  Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : refId(item as Record<string, unknown>))).filter((id): id is string => Boolean(id)) : [];
+
+/**
+ * Spec §3 Role editor: name, child roles as blue chips, permissions grouped by prefix (only with
+ * role:permissions), read-only roles show a warning and every input disabled (no submit: canSubmit).
+ */
+export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id }: EntityFormProps) {
+  const { t } = useTranslation();
+  const translate = useTranslateMessage();
+  const can = useCan();
+  const services = useRuntime();
+  const lockedRole = initialData.readonly === true;
+  const readOnly = operation === 'view' || operation === 'delete' || lockedRole;
+  const [name, setName] = useState(String(initialData.name ?? ''));
+  const [childRoles, setChildRoles] = useState<string[]>(() => ids(initialData.childRoles));
+  const [permissions, setPermissions] = useState<string[]>(() => (Array.isArray(initialData.permissions) ? initialData.permissions.map(String) : []));
+  const [touched, setTouched] = useState(false);
+  const canEditPermissions = can('role:permissions');
+
+  const roles = useQuery({
+    queryKey: ['role', 'all-options'],
+    queryFn: () => requireProvider(services, 'role').find({ limit: 1000 }),
+  });
+  const catalogue = useQuery({ queryKey: ['permissions'], queryFn: async () => normalisePermissions(await api.permissions()), enabled: canEditPermissions, staleTime: 300_000 });
+  const ownId = refId(initialData);
+  const roleOptions = useMemo(() => {
+    const options = (roles.data ?? []).map((role) => ({ value: refId(role) ?? '', label: String(role.name ?? '') })).filter((option) => option.value && option.value !== ownId);
+    // Keep selected roles visible even if the list has not loaded them.
+    for (const child of Array.isArray(initialData.childRoles) ? initialData.childRoles : []) {
+      const value = typeof child === 'string' ? child : refId(child as Record<string, unknown>);
+      if (value && !options.some((option) => option.value === value)) options.push({ value, label: typeof child === 'object' && child ? String((child as Record<string, unknown>).name ?? value) : value });
+    }
+    return options;
+  }, [roles.data, initialData.childRoles, ownId]);
+  const groups = useMemo(() => groupPermissions([...(catalogue.data ?? []), ...permissions]), [catalogue.data, permissions]);
+  const nameError = roleNameError(name);
+
+  useImperativeHandle(
+    handle,
+    () => ({
+      validate: () => {
+        setTouched(true);
+        return roleNameError(name) === null;
+      },
+      getData: () => ({ name: name.trim(), childRoles, ...(canEditPermissions ? { permissions } : {}) }),
+    }),
+    [name, childRoles, permissions, canEditPermissions],
+  );
+
+  const toggle = (permission: string, checked: boolean) =>
+    setPermissions((current) => (checked ? [...current, permission] : current.filter((item) => item !== permission)));
+
+  return (
+    <Stack id={id} data-testid="role-form">
+      {lockedRole && (
+        <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="role-readonly-warning">
+          {t('role.readonlyWarning')}
+        </Alert>
+      )}
+      <TextInput
+        label={t('field.role.name')}
+        description={t('hint.role.name')}
+        required
+        value={name}
+        readOnly={readOnly}
+        onChange={(event) => setName(event.currentTarget.value)}
+        error={translate(fieldErrors.name?.[0] ?? (touched ? nameError : null)) || undefined}
+        data-testid="role-name"
+      />
+      <MultiSelect
+        label={t('field.role.childRoles')}
+        description={t('hint.role.childRoles')}
+        data={roleOptions}
+        value={childRoles}
+        onChange={setChildRoles}
+        readOnly={readOnly}
+        searchable
+        clearable={!readOnly}
+        rightSection={roles.isLoading ? <Loader size="xs" /> : undefined}
+        error={translate(fieldErrors.childRoles?.[0]) || undefined}
+        comboboxProps={{ zIndex: 2100 }}
+        maxDropdownHeight={310}
+        styles={{ pill: { backgroundColor: 'var(--mantine-color-blue-filled)', color: 'var(--mantine-color-white)' } }}
+        data-testid="role-child-roles"
+      />
+      {canEditPermissions && (
+        <Fieldset legend={t('field.role.permissions')} data-testid="role-permissions">
+          {catalogue.isLoading ? (
+            <Group>
+              <Loader size="sm" />
+              <Text size="sm">{t('role.permissionsLoading')}</Text>
+            </Group>
+          ) : (
+            <Stack gap="md">
+              {fieldErrors.permissions?.[0] && <Text c="red" size="sm">{translate(fieldErrors.permissions[0])}</Text>}
+              {groups.map((group) => {
+                const selected = group.permissions.filter((permission) => permissions.includes(permission));
+                return (
+                  <Stack key={group.name} gap={6} data-testid={`permission-group-${group.name}`}>
+                    <Checkbox
+                      label={<Text fw={600}>{group.name === GENERAL_GROUP ? t('role.permissionGroup.general') : group.name}</Text>}
+                      checked={selected.length === group.permissions.length}
+                      indeterminate={selected.length > 0 && selected.length < group.permissions.length}
+                      disabled={readOnly}
+                      onChange={(event) => {
+                        const checked = event.currentTarget.checked;
+                        setPermissions((current) => (checked ? [...new Set([...current, ...group.permissions])] : current.filter((item) => !group.permissions.includes(item))));
+                      }}
+                      aria-label={`${t('role.selectGroup')} ${group.name}`}
+                    />
+                    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing={4} pl="lg">
+                      {group.permissions.map((permission) => (
+                        <Checkbox key={permission} size="sm" label={permission} checked={permissions.includes(permission)} disabled={readOnly} onChange={(event) => toggle(permission, event.currentTarget.checked)} />
+                      ))}
+                    </SimpleGrid>
+                  </Stack>
+                );
+              })}
+            </Stack>
+          )}
+        </Fieldset>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,38 @@
+import { useMemo, useState } from 'react';
+import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
+import { RuntimeProvider, requireProvider, useRuntime, type AnyEntityProvider } from '../../../runtime/context/runtime-context.tsx';
+import type { CrudPageProps } from '../../../runtime/overrides/override-registry.ts';
+import { ApiKeySecretDialog } from './api-key-secret-dialog.tsx';
+
+/** The create response carries the secret once (spec §3 UserApiKey). */
+export function secretOf(created: unknown): string | null {
+  if (!created || typeof created !== 'object') return null;
+  const secret = (created as Record<string, unknown>).secret;
+  return typeof secret === 'string' && secret !== '' ? secret : null;
+}
+
+/**
+ * Spec §4 "After creating an API key": the generic page, with its provider's create wrapped so the
+ * one-time secret from the response opens a persistent dialog.
+ */
+export function ApiKeyPage({ model }: CrudPageProps) {
+  const services = useRuntime();
+  const [secret, setSecret] = useState<string | null>(null);
+  const scoped = useMemo(() => {
+    const provider = requireProvider(services, model.name);
+    const wrapped: AnyEntityProvider = Object.create(provider) as AnyEntityProvider;
+    wrapped.create = async (params) => {
+      const created = await provider.create(params);
+      const value = secretOf(created);
+      if (value) setSecret(value);
+      return created;
+    };
+    return { ...services, providers: { ...services.providers, [model.name]: wrapped } };
+  }, [services, model.name]);
+  return (
+    <RuntimeProvider services={scoped}>
+      <CrudPage model={model} />
+      <ApiKeySecretDialog secret={secret} onClose={() => setSecret(null)} />
+    </RuntimeProvider>
+  );
+}
