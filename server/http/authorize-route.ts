@@ -1,25 +1,78 @@
 import type { FastifyInstance } from 'fastify';
 import type { Authorizer, RoutePermission } from './authorizer.ts';
 import { HttpError } from './http-error.ts';
+import type { RequestContext } from './request-context.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The permission the route needs; routes without one are public (health, files). */
+    /** The permission the route needs; routes with neither this nor `authenticated` are public. */
     permission?: RoutePermission;
+    /** Any signed-in caller may run the route (own profile, own password, uploads). */
+    authenticated?: boolean;
   }
 }
+
+/** How a route is protected, as collected at registration (tests check every route is covered). */
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: 'public' | 'authenticated' | string;
+}
+
+/**
+ * Routes owned by other modules that need a signed-in caller but declare nothing themselves.
+ * Uploads (POST /api/file[/:dir]) write to the server's disk, so anonymous callers may not; any
+ * signed-in user may, because every entity form with a file field uploads first (no single
+ * entity permission fits). Keyed by "METHOD url" as Fastify registers it.
+ */
+const SIGNED_IN_ROUTES: Record<string, true> = {
+  'POST /api/file': true,
+  'POST /api/file/:dir': true,
+};
 
 /**
  * The single place permissions are enforced: every route declares what it needs in its config
  * and this preHandler asks the authorizer before the handler runs.
  */
-export function registerRouteAuthorization(app: FastifyInstance, authorizer: Authorizer): void {
+export function registerRouteAuthorization(app: FastifyInstance, authorizer: Authorizer): RouteAccess[] {
+  const routes: RouteAccess[] = [];
+  app.addHook('onRoute', (options) => {
+    const methods = Array.isArray(options.method) ? options.method : [options.method];
+    const config = (options.config ??= {}) as { permission?: RoutePermission; authenticated?: boolean };
+    for (const method of methods) {
+      if (SIGNED_IN_ROUTES[`${method} ${options.url}`]) config.authenticated = true;
+      routes.push({
+        method,
+        url: options.url,
+        access: config.permission ? config.permission.permission : config.authenticated ? 'authenticated' : 'public',
+      });
+    }
+  });
   app.addHook('preHandler', async (request) => {
-    const required = request.routeOptions.config.permission;
-    if (!required) return;
+    const { permission: required, authenticated } = request.routeOptions.config;
+    if (!required) {
+      if (authenticated && request.context.userId === null) throw authenticationError(request.context);
+      return;
+    }
     const result = await authorizer({ request, context: request.context, required });
     if (result === 'allow') return;
-    if (result === 'unauthenticated') throw new HttpError(401, 'Authentication required');
-    throw new HttpError(403, `Missing permission ${required.permission}`);
+    if (result === 'unauthenticated') throw authenticationError(request.context);
+    throw new HttpError(403, `Missing permission ${required.permission}`, { i18nMessage: 'error.forbidden' });
   });
+  return routes;
+}
+
+/**
+ * 401 saying why: an expired token has its own key (the console signs out on it), a refused
+ * address says so, anything else is "Authentication required".
+ */
+export function authenticationError(context: RequestContext): HttpError {
+  switch (context.authFailure) {
+    case 'expired':
+      return new HttpError(401, 'Token expired', { i18nMessage: 'error.tokenExpired' });
+    case 'ipNotAllowed':
+      return new HttpError(401, 'IP not allowed', { i18nMessage: 'error.ipNotAllowed' });
+    default:
+      return new HttpError(401, 'Authentication required', { i18nMessage: 'error.authRequired' });
+  }
 }

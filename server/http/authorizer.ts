@@ -24,5 +24,5 @@ export type Authorizer = (input: {
   required: RoutePermission;
 }) => AuthorizationResult | Promise<AuthorizationResult>;
 
-/** Until identity exists every request is let through (and runs as platform administrator). */
+/** Lets every request through: only for tests of the generic layer (the server default checks permissions). */
 export const allowAllAuthorizer: Authorizer = () => 'allow';

@@ -3,6 +3,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyCors from '@fastify/cors';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { ServerConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
@@ -16,11 +18,18 @@ import { registerEntityRoutes } from '../entities/entity-routes.ts';
 import { buildEntityRuntimes } from '../entities/entity-runtime.ts';
 import { EntityService } from '../entities/entity-service.ts';
 import { registerFileRoutes } from '../files/file-routes.ts';
-import { registerRouteAuthorization } from './authorize-route.ts';
-import { allowAllAuthorizer, type Authorizer } from './authorizer.ts';
+import { createIdentity, type Identity } from '../identity/create-identity.ts';
+import { loadIdentityConfig, type IdentityConfig } from '../identity/identity-config.ts';
+import { permissionAuthorizer } from '../identity/permission-authorizer.ts';
+import { seedDatabase } from '../seed/seed-database.ts';
+import { settingsStoreFor } from '../settings/settings-store.ts';
+import { registerRouteAuthorization, type RouteAccess } from './authorize-route.ts';
+import type { Authorizer } from './authorizer.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
-import { platformAdminResolver, type ContextResolver, type RequestContext } from './request-context.ts';
+import { HttpError } from './http-error.ts';
+import type { ContextResolver, RequestContext } from './request-context.ts';
+import { securityHeaders } from './security-headers.ts';
 import { registerConsole } from './serve-console.ts';
 import { serverFeatures } from './server-features.ts';
 
@@ -29,10 +38,12 @@ export interface CreateServerOptions {
   /** Entity models; default: the generated ones (tests pass modified copies). */
   entities?: EntityModelMap;
   schemas?: Record<string, EntitySchemas>;
-  /** Permission check of every entity route; default lets everything through. */
+  /** Permission check of every route; default: the caller's role must hold the route's permission. */
   authorizer?: Authorizer;
-  /** Who is calling; default: platform administrator. The identity issue reads the token here. */
+  /** Who is calling; default: from the bearer token or API key (server/identity). */
   resolveContext?: ContextResolver;
+  /** Identity settings over the environment's (tests: admin password, secrets, rate limits). */
+  identity?: Partial<IdentityConfig>;
   /** false silences logs (tests); default: pino at config.logLevel. */
   logger?: boolean;
 }
@@ -41,6 +52,9 @@ export interface ForjaServer {
   app: FastifyInstance;
   database: Database;
   service: EntityService;
+  identity: Identity;
+  /** Every route and how it is protected (public, authenticated or its permission). */
+  routes: RouteAccess[];
 }
 
 /** Builds the API (and console) server: database ready and migrated before it returns. */
@@ -70,15 +84,28 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
   const service = new EntityService(database, runtimes);
 
-  const resolveContext = options.resolveContext ?? platformAdminResolver;
+  const identityConfig: IdentityConfig = { ...loadIdentityConfig(), ...options.identity };
+  await seedDatabase({ database, service, entities, identity: identityConfig, dataDir: config.dataDir, port: config.port });
+  const identity = createIdentity({ dataDir: config.dataDir, database, config: identityConfig });
+  const settings = settingsStoreFor(database);
+
+  const resolveContext = options.resolveContext ?? identity.resolveContext;
   app.decorateRequest('context', null as unknown as RequestContext);
   app.addHook('onRequest', async (request) => {
     request.context = await resolveContext(request);
   });
-  registerRouteAuthorization(app, options.authorizer ?? allowAllAuthorizer);
+  const routes = registerRouteAuthorization(app, options.authorizer ?? permissionAuthorizer);
 
+  await app.register(fastifyHelmet, securityHeaders());
+  // Closed unless CORS_ORIGINS names the origins (or '*') allowed to call the API from a browser.
+  const origins = identityConfig.corsOrigins;
+  await app.register(fastifyCors, { origin: origins.includes('*') ? true : origins.length > 0 ? origins : false });
   // Limits are declared per route (config.rateLimit) on the public and credential endpoints only.
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) =>
+      new HttpError(429, `Too many requests; try again in ${context.after}`, { i18nMessage: 'error.tooManyRequests' }),
+  });
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20 } });
   // Only for reply.sendFile of /files/*; the routes themselves decide what may be served.
   await app.register(fastifyStatic, { root: config.dataDir, serve: false });
@@ -90,7 +117,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     importer: new EntityImporter(database, service),
   });
   registerFileRoutes(app, config.dataDir);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings });
   await registerConsole(app, config.distDir);
-  return { app, database, service };
+  return { app, database, service, identity, routes };
 }

@@ -1,15 +1,23 @@
 import type { FastifyRequest } from 'fastify';
 
+/** Why credentials that were presented did not identify anyone (drives the 401 message). */
+export type AuthFailure = 'expired' | 'invalid' | 'ipNotAllowed';
+
 /**
- * Who is calling, as far as data scoping is concerned. The identity issue fills it from the
- * token; until then every request is a platform administrator (no tenant, every permission).
+ * Who is calling, as far as data scoping is concerned. server/identity fills it from the bearer
+ * token or API key (resolve-identity-context.ts); anonymous callers have no user and no
+ * permissions, so only public routes (no config.permission) run for them.
  */
 export interface RequestContext {
   userId: string | null;
-  /** null: platform administrator, sees every tenant. */
+  /** null: platform administrator, sees every tenant (or anonymous, when userId is null too). */
   tenantId: string | null;
   /** Permission strings of the caller's role; '*' grants all of them. */
   permissions: readonly string[];
+  /** Role id of the signed-in caller. */
+  roleId?: string | null;
+  /** Set when credentials were sent but rejected; the caller is then anonymous. */
+  authFailure?: AuthFailure;
 }
 
 export const ALL_PERMISSIONS = '*';
@@ -23,7 +31,14 @@ export const PLATFORM_ADMIN_CONTEXT: RequestContext = Object.freeze({
 /** Builds the context of one request (from its token, later). */
 export type ContextResolver = (request: FastifyRequest) => RequestContext | Promise<RequestContext>;
 
+/** For tests of the generic layer that want no identity at all (the server default is the real one). */
 export const platformAdminResolver: ContextResolver = () => PLATFORM_ADMIN_CONTEXT;
+
+export const ANONYMOUS_CONTEXT: RequestContext = Object.freeze({
+  userId: null,
+  tenantId: null,
+  permissions: Object.freeze([]),
+});
 
 export function hasPermission(context: RequestContext, permission: string | null): boolean {
   if (!permission) return false;

@@ -3,6 +3,10 @@ import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityService } from '../entities/entity-service.ts';
+import type { Identity } from '../identity/create-identity.ts';
+import { identityFeature } from '../identity/identity-feature.ts';
+import { settingsFeature } from '../settings/settings-feature.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
 import { registerRagFeature } from '../rag/rag-routes.ts';
 import { registerChatFeature } from '../chat/register-chat-feature.ts';
 
@@ -12,6 +16,10 @@ export interface FeatureDependencies {
   database: Database;
   service: EntityService;
   entities: EntityModelMap;
+  /** Token service, API-key pepper, caller lookup (server/identity). */
+  identity: Identity;
+  /** Server-side Settings reader, e.g. settings.get('llm.model') (server/settings/README.md). */
+  settings: SettingsStore;
 }
 
 /** A hand-written part of the API (identity, settings, RAG, chat): registers its routes and hooks. */
@@ -22,6 +30,8 @@ export type ServerFeature = (app: FastifyInstance, deps: FeatureDependencies) =>
  * object literal: adding a feature is one line here, and the order below is the order they run.
  */
 export const serverFeatures: Record<string, ServerFeature> = {
+  identity: identityFeature,
+  settings: settingsFeature,
   rag: registerRagFeature,
   chat: registerChatFeature,
 };

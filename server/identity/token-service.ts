@@ -1,3 +1,4 @@
+import { webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors } from 'jose';
 
 export interface TokenClaims {
@@ -30,7 +31,9 @@ const ALGORITHM = 'HS256';
 const CLOCK_TOLERANCE_SECONDS = 30;
 
 export function createTokenService(secret: string, lifetimeSeconds = 3600, issuer = 'forja'): TokenService {
-  const key = new TextEncoder().encode(secret);
+  // A CryptoKey rather than a Uint8Array: jose checks Uint8Array with instanceof, which fails
+  // when the server runs inside a jsdom test realm (the runtime's integration test).
+  const key = webcrypto.subtle.importKey('raw', Buffer.from(secret, 'utf8'), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
   return {
     lifetimeSeconds,
     async sign(claims) {
@@ -40,12 +43,12 @@ export function createTokenService(secret: string, lifetimeSeconds = 3600, issue
         .setIssuer(issuer)
         .setIssuedAt()
         .setExpirationTime(`${lifetimeSeconds}s`)
-        .sign(key);
+        .sign(await key);
     },
     async verify(token) {
       try {
         // algorithms pins HS256: "alg: none" and algorithm-confusion tokens are refused.
-        const { payload } = await jwtVerify(token, key, {
+        const { payload } = await jwtVerify(token, await key, {
           algorithms: [ALGORITHM], issuer, clockTolerance: CLOCK_TOLERANCE_SECONDS, requiredClaims: ['exp', 'iat', 'sub'],
         });
         if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Authorizer, RoutePermission } from '../../server/http/authorizer.ts';
+import { allowAllAuthorizer, type Authorizer, type RoutePermission } from '../../server/http/authorizer.ts';
 import type { RequestContext } from '../../server/http/request-context.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot } from './helpers/fixtures.ts';
@@ -22,7 +22,7 @@ describe('authorizer seam', () => {
   it('a denying authorizer gets 403 in the error shape and nothing is written', async () => {
     const res = await server.post('/api/bots', minimalBot('Denied'));
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ message: 'Missing permission bot:create' });
+    expect(res.body).toEqual({ message: 'Missing permission bot:create', i18nMessage: 'error.forbidden' });
     expect((await server.get('/api/bots')).body).toEqual({ items: [], total: 0 });
     expect(seen.at(-1)).toEqual({ entity: 'bot', action: 'view', permission: 'bot:view', alternatives: ['bot:manage'] });
   });
@@ -46,7 +46,7 @@ describe('authorizer seam', () => {
   it('unauthenticated is a 401', async () => {
     const res = await server.raw('/api/tenants', { headers: { 'x-test-anonymous': '1' } });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ message: 'Authentication required' });
+    expect(res.body).toEqual({ message: 'Authentication required', i18nMessage: 'error.authRequired' });
   });
 
   it('health and unknown routes do not go through the authorizer', async () => {
@@ -78,7 +78,8 @@ describe('tenant and owner scoping through an injected request context', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ resolveContext });
+    // Scoping is under test here, not permissions (identity-*.test.ts cover those).
+    server = await startTestServer({ resolveContext, authorizer: allowAllAuthorizer, signIn: false });
   });
   afterAll(async () => server.close());
 

@@ -19,7 +19,7 @@ describe('health', () => {
 describe('bot CRUD with its knowledge ref', () => {
   it('creates with defaults, system fields and the ref populated', async () => {
     const knowledge = await create(server, '/api/knowledge', minimalKnowledge('Manual'));
-    expect(knowledge).toMatchObject({ name: 'Manual', maxResults: 5, scoreThreshold: 0.5, sources: [], user: null });
+    expect(knowledge).toMatchObject({ name: 'Manual', maxResults: 5, scoreThreshold: 0.5, sources: [], user: { username: 'admin' } }); // owner defaults to the caller
 
     const res = await server.post('/api/bots', minimalBot('Helper', { knowledge: knowledge._id, questions: ['How?'] }));
     expect(res.status).toBe(201);

@@ -83,7 +83,7 @@ describe('create validation', () => {
       { field: 'ipv6.1', reason: 'validation.invalidIpv6' },
     ]);
     const ok = await create(server, '/api/user-api-keys', { name: 'key', ipv4: ['10.0.0.1'], ipv6: ['::1'], secret: 'client-sent' });
-    expect(ok).toMatchObject({ name: 'key', ipv4: ['10.0.0.1'], ipv6: ['::1'], user: null, createdBy: null });
+    expect(ok).toMatchObject({ name: 'key', ipv4: ['10.0.0.1'], ipv6: ['::1'], user: { username: 'admin' }, createdBy: null });
     expect(ok).not.toHaveProperty('secret');
   });
 

@@ -43,7 +43,7 @@ function contactWithoutEmail(): EntityModel {
 
 describe('additive migration across restarts on the same DATA_DIR', () => {
   it('adds a new field as a column, keeps old rows, accepts the field; never drops a removed one', async () => {
-    const first = await startTestServer({ dataDir, entities: { contact: entities.contact }, schemas: { contact: schemas.contact } });
+    const first = await startTestServer({ dataDir, entities: { ...entities, contact: entities.contact }, schemas: { ...schemas, contact: schemas.contact } });
     const old = await create(first, '/api/contacts', { name: 'Before', email: 'before@example.com', memory: [{ attribute: 'a', content: 'b' }] });
     // The new field does not exist yet: it is an unknown property.
     const early = await first.post('/api/contacts', { name: 'Early', nickname: 'E' });
@@ -52,7 +52,7 @@ describe('additive migration across restarts on the same DATA_DIR', () => {
     await first.close({ keepData: true });
 
     const next = contactWithNickname();
-    const second = await startTestServer({ dataDir, entities: { contact: next.model }, schemas: { contact: next.schemas } });
+    const second = await startTestServer({ dataDir, entities: { ...entities, contact: next.model }, schemas: { ...schemas, contact: next.schemas } });
     const kept = await second.get(`/api/contacts/${old._id}`);
     expect(kept.status).toBe(200);
     expect(kept.body).toEqual({ ...old, nickname: null });
@@ -73,12 +73,12 @@ describe('additive migration across restarts on the same DATA_DIR', () => {
     db.close();
 
     // Email removed from the model: the API stops showing it, the column and its data stay.
-    const third = await startTestServer({ dataDir, entities: { contact: contactWithoutEmail() }, schemas: { contact: schemas.contact } });
+    const third = await startTestServer({ dataDir, entities: { ...entities, contact: contactWithoutEmail() }, schemas: { ...schemas, contact: schemas.contact } });
     const withoutEmail = await third.get(`/api/contacts/${old._id}`);
     expect(withoutEmail.body).not.toHaveProperty('email');
     await third.close({ keepData: true });
 
-    const fourth = await startTestServer({ dataDir, entities: { contact: next.model }, schemas: { contact: next.schemas } });
+    const fourth = await startTestServer({ dataDir, entities: { ...entities, contact: next.model }, schemas: { ...schemas, contact: next.schemas } });
     const restored = await fourth.get(`/api/contacts/${old._id}`);
     expect(restored.body).toMatchObject({ email: 'before@example.com', nickname: 'Old nick' });
     expect((await fourth.get('/api/contacts')).body.total).toBe(2);

@@ -18,6 +18,8 @@ let server: TestServer;
 beforeAll(async () => {
   installBrowserShims();
   server = await startTestServer();
+  // Start from an empty list: drop the seeded trace statuses.
+  for (const status of (await server.get('/api/bot-trace-statuses?limit=100')).body.items) await server.del(`/api/bot-trace-statuses/${status._id}`);
 });
 
 afterAll(async () => {
@@ -32,7 +34,7 @@ function dialog() {
 describe('CrudPage against the API server', () => {
   it('creates, shows a server validation error on its field, edits, exports and deletes', async () => {
     const user = userEvent.setup();
-    const transport = new RestTransport({ baseUrl: server.baseUrl });
+    const transport = new RestTransport({ baseUrl: server.baseUrl, getToken: () => server.admin.token });
     render(
       createElement(RuntimeHarness, {
         services: { providers: createProviders(transport), entities, forms: formLoaders, uploader: transport },

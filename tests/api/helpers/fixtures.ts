@@ -16,9 +16,17 @@ export function minimalKnowledge(name: string, extra: Record<string, unknown> = 
   return { name, toolDescription: `${name} tool`, ...extra };
 }
 
+/** A trace status by name: the seeded one ('ok', 'error', 'fallback') or a new one. */
+export async function traceStatus<T = any>(server: TestServer, name: string): Promise<T> {
+  const found = await server.get(`/api/bot-trace-statuses/find?search=${encodeURIComponent(name)}`);
+  const existing = (found.body as { name: string }[]).find((status) => status.name === name);
+  if (existing) return existing as T;
+  return create<T>(server, '/api/bot-trace-statuses', { name });
+}
+
 export async function traceFixtures(server: TestServer) {
-  const ok = await create(server, '/api/bot-trace-statuses', { name: 'ok' });
-  const failed = await create(server, '/api/bot-trace-statuses', { name: 'failed' });
+  const ok = await traceStatus(server, 'ok');
+  const failed = await traceStatus(server, 'failed');
   const bot = await create(server, '/api/bots', minimalBot('Traced'));
   return { ok, failed, bot };
 }

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../../server/config.ts';
-import { createServer, type CreateServerOptions } from '../../../server/http/create-server.ts';
+import { createForjaServer, type CreateServerOptions, type ForjaServer } from '../../../server/http/create-server.ts';
+import { createTokenService } from '../../../server/identity/token-service.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -12,17 +14,36 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-export interface TestServer {
-  app: FastifyInstance;
-  baseUrl: string;
-  dataDir: string;
+/** How a client call authenticates: a bearer token, an API key, or nothing. */
+export type Credentials = { token: string } | { apiKey: string; header?: 'x-api-key' | 'authorization' } | null;
+
+export interface ApiClient {
   get<T = any>(path: string): Promise<ApiResponse<T>>;
   post<T = any>(path: string, body?: unknown): Promise<ApiResponse<T>>;
   put<T = any>(path: string, body?: unknown): Promise<ApiResponse<T>>;
+  patch<T = any>(path: string, body?: unknown): Promise<ApiResponse<T>>;
   del<T = any>(path: string): Promise<ApiResponse<T>>;
   /** Any request, body sent as given (for malformed bodies and odd content types). */
   raw<T = any>(path: string, init: RequestInit): Promise<ApiResponse<T>>;
   upload<T = any>(path: string, file: { name: string; content: string | Buffer; type?: string }, field?: string): Promise<ApiResponse<T>>;
+}
+
+export interface TestServer extends ApiClient {
+  app: FastifyInstance;
+  forja: ForjaServer;
+  baseUrl: string;
+  dataDir: string;
+  /** The seeded administrator's credentials; the default client is signed in as them. */
+  admin: { username: string; password: string; token: string };
+  jwtSecret: string;
+  /** A client with other credentials: `server.as(null)` is anonymous. */
+  as(credentials: Credentials): ApiClient;
+  /** Signs in through POST /api/auth/login; throws with the answer when it fails. */
+  login(username: string, password: string): Promise<string>;
+  /** A token signed with the server's key, e.g. an expired one (lifetimeSeconds < 0). */
+  signToken(claims: { sub: string; role?: string | null; tenant?: string | null }, lifetimeSeconds?: number): Promise<string>;
+  /** Every response body seen by any client of this server (secret-leak scans). */
+  bodies: string[];
   /** Stops the server; the data dir is kept when `keepData` (restart tests) and removed otherwise. */
   close(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -31,7 +52,11 @@ export interface StartOptions extends Partial<Omit<CreateServerOptions, 'config'
   /** Reuse a data dir (restart on the same database). */
   dataDir?: string;
   maxUploadBytes?: number;
+  /** false: the default client is anonymous (no sign-in at start). */
+  signIn?: boolean;
 }
+
+export const TEST_ADMIN_PASSWORD = 'Admin-test-1234';
 
 /** The real server on a random port with a temporary DATA_DIR, driven over HTTP with fetch. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
@@ -43,34 +68,80 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     distDir: path.join(dataDir, 'no-dist'),
     ...(options.maxUploadBytes !== undefined ? { maxUploadBytes: options.maxUploadBytes } : {}),
   };
-  const { dataDir: _ignored, maxUploadBytes: _max, ...rest } = options;
-  const app = await createServer({ logger: false, ...rest, config });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-
-  const raw = async <T>(p: string, init: RequestInit): Promise<ApiResponse<T>> => {
-    const response = await fetch(address + p, init);
-    const text = await response.text();
-    let body: unknown = text;
-    if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);
-    return { status: response.status, headers: response.headers, body: body as T, text };
+  const jwtSecret = options.identity?.jwtSecret ?? randomBytes(32).toString('hex');
+  const identity = {
+    adminUsername: 'admin',
+    adminPassword: TEST_ADMIN_PASSWORD,
+    jwtSecret,
+    apiKeySecret: randomBytes(32).toString('hex'),
+    // Tests sign in many times a minute; the rate-limit test sets its own low limits.
+    rateLimits: { login: 10_000, register: 10_000, recovery: 10_000 },
+    ...options.identity,
   };
-  const json = <T>(method: string, p: string, body?: unknown) =>
-    raw<T>(p, body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, ...rest } = options;
+  const forja = await createForjaServer({ logger: false, ...rest, identity, config });
+  const app = forja.app;
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const bodies: string[] = [];
+
+  const client = (credentials: Credentials): ApiClient => {
+    const authHeaders = (): Record<string, string> => {
+      if (!credentials) return {};
+      if ('token' in credentials) return { authorization: `Bearer ${credentials.token}` };
+      return credentials.header === 'authorization' ? { authorization: `ApiKey ${credentials.apiKey}` } : { 'x-api-key': credentials.apiKey };
+    };
+    const raw = async <T>(p: string, init: RequestInit): Promise<ApiResponse<T>> => {
+      const headers = new Headers(init.headers);
+      for (const [name, value] of Object.entries(authHeaders())) if (!headers.has(name)) headers.set(name, value);
+      const response = await fetch(address + p, { ...init, headers });
+      const text = await response.text();
+      bodies.push(text);
+      let body: unknown = text;
+      if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);
+      return { status: response.status, headers: response.headers, body: body as T, text };
+    };
+    const json = <T>(method: string, p: string, body?: unknown) =>
+      raw<T>(p, body === undefined ? { method } : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return {
+      get: (p) => json('GET', p),
+      post: (p, body) => json('POST', p, body ?? {}),
+      put: (p, body) => json('PUT', p, body ?? {}),
+      patch: (p, body) => json('PATCH', p, body ?? {}),
+      del: (p) => json('DELETE', p),
+      raw,
+      upload: (p, file, field = 'file') => {
+        const form = new FormData();
+        const part = typeof file.content === 'string' ? file.content : new Uint8Array(file.content);
+        form.append(field, new Blob([part], { type: file.type ?? 'application/octet-stream' }), file.name);
+        return raw(p, { method: 'POST', body: form });
+      },
+    };
+  };
+
+  const login = async (username: string, password: string) => {
+    const res = await client(null).post<{ accessToken: string }>('/api/auth/login', { username, password });
+    if (res.status !== 200) throw new Error(`login ${username} -> ${res.status}: ${res.text}`);
+    return res.body.accessToken;
+  };
+  const admin = { username: identity.adminUsername, password: identity.adminPassword, token: '' };
+  if (signIn) admin.token = await login(admin.username, admin.password);
+  const defaultClient = client(admin.token ? { token: admin.token } : null);
+  const tokens = createTokenService(jwtSecret, 3600);
 
   return {
+    ...defaultClient,
     app,
+    forja,
     baseUrl: address,
     dataDir,
-    get: (p) => json('GET', p),
-    post: (p, body) => json('POST', p, body ?? {}),
-    put: (p, body) => json('PUT', p, body ?? {}),
-    del: (p) => json('DELETE', p),
-    raw,
-    upload: (p, file, field = 'file') => {
-      const form = new FormData();
-      const part = typeof file.content === 'string' ? file.content : new Uint8Array(file.content);
-      form.append(field, new Blob([part], { type: file.type ?? 'application/octet-stream' }), file.name);
-      return raw(p, { method: 'POST', body: form });
+    admin,
+    jwtSecret,
+    bodies,
+    as: client,
+    login,
+    async signToken(claims, lifetimeSeconds = 3600) {
+      const service = lifetimeSeconds === 3600 ? tokens : createTokenService(jwtSecret, lifetimeSeconds);
+      return service.sign({ sub: claims.sub, role: claims.role ?? null, tenant: claims.tenant ?? null });
     },
     async close(closeOptions = {}) {
       await app.close();

@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import type { EntityService } from '../entities/entity-service.ts';
+import { HttpError, validationError, type InputError } from '../http/http-error.ts';
+import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import type { Identity } from './create-identity.ts';
+import { burnPasswordCheck, verifyPassword } from './password-hasher.ts';
+import type { UserAccounts, UserAccount } from './user-accounts.ts';
+
+export const invalidCredentials = () => new HttpError(401, 'Invalid credentials', { i18nMessage: 'error.invalidCredentials' });
+
+/** The access token of a user (claims per spec: sub, role, tenant, exp). */
+export function issueToken(identity: Identity, account: UserAccount): Promise<string> {
+  return identity.tokens.sign({ sub: account.id, role: account.roleId, tenant: account.tenantId });
+}
+
+/**
+ * POST /api/auth/login and GET /api/auth/me. A wrong password, an unknown username and an
+ * inactive user get the same 401 after the same amount of hashing work, so neither the answer
+ * nor its timing tells which usernames exist.
+ */
+export function registerAuthRoutes(app: FastifyInstance, deps: { identity: Identity; accounts: UserAccounts; service: EntityService }): void {
+  const { identity, accounts, service } = deps;
+  const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+
+  app.post('/api/auth/login', { config: perMinute(identity.config.rateLimits.login) }, async (request) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const errors: InputError[] = [];
+    for (const field of ['username', 'password']) {
+      if (typeof body[field] !== 'string' || (body[field] as string).trim() === '') errors.push({ field, reason: 'validation.required' });
+    }
+    if (errors.length > 0) throw validationError(errors);
+    const username = (body.username as string).trim();
+    const password = body.password as string;
+    const account = await accounts.byUsername(username);
+    if (!account) {
+      await burnPasswordCheck(password);
+      throw invalidCredentials();
+    }
+    const valid = await verifyPassword(account.passwordHash, password);
+    if (!valid || !account.active) throw invalidCredentials();
+    return { accessToken: await issueToken(identity, account) };
+  });
+
+  app.get('/api/auth/me', { config: { authenticated: true } }, async (request) => {
+    const user = await service.findById('user', PLATFORM_ADMIN_CONTEXT, request.context.userId!);
+    return currentUser(user);
+  });
+}
+
+/** Spec §3 current-user lookup: id, username, email, phone, role (id, name, permissions), avatar. */
+function currentUser(user: Record<string, unknown>) {
+  const role = user.role as { _id: string; name?: string; permissions?: string[] } | null;
+  const tenant = user.tenant as { _id: string; name?: string } | null;
+  return {
+    id: user._id,
+    _id: user._id,
+    username: user.username,
+    name: user.name ?? null,
+    email: user.email ?? null,
+    phone: user.phone ?? null,
+    role: role ? { id: role._id, _id: role._id, name: role.name ?? null, permissions: role.permissions ?? [] } : null,
+    tenant: tenant ? { id: tenant._id, _id: tenant._id, name: tenant.name ?? null } : null,
+    avatar: user.avatar ?? null,
+  };
+}

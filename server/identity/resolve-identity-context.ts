@@ -1,0 +1,68 @@
+import type { FastifyRequest } from 'fastify';
+import { ANONYMOUS_CONTEXT, type AuthFailure, type ContextResolver, type RequestContext } from '../http/request-context.ts';
+import { hashApiKeySecret, looksLikeApiKey } from './api-key-secret.ts';
+import { isAddressAllowed } from './ip-allow-list.ts';
+import type { Principal, PrincipalDirectory } from './principal-directory.ts';
+import { TokenError, type TokenService } from './token-service.ts';
+
+export interface IdentityResolverDeps {
+  tokens: TokenService;
+  principals: PrincipalDirectory;
+  apiKeyPepper: string;
+}
+
+/**
+ * Who is calling: `Authorization: Bearer <jwt>`, `Authorization: ApiKey <secret>` or
+ * `x-api-key: <secret>`. Rejected credentials leave the caller anonymous with the reason in
+ * `authFailure`, so public routes still work with a stale token and protected ones answer 401
+ * saying why. The user and role are read from the database (cached), not from the token claims,
+ * so a deactivated user or a changed role takes effect at once.
+ */
+export function createIdentityResolver({ tokens, principals, apiKeyPepper }: IdentityResolverDeps): ContextResolver {
+  return async (request) => {
+    const { scheme, credential } = readCredential(request);
+    if (scheme === null) return ANONYMOUS_CONTEXT;
+    if (scheme === 'bearer') {
+      let userId: string;
+      try {
+        userId = (await tokens.verify(credential)).sub;
+      } catch (error) {
+        return failed(error instanceof TokenError && error.problem === 'expired' ? 'expired' : 'invalid');
+      }
+      return contextOf(await principals.byUserId(userId));
+    }
+    if (scheme === 'apikey') {
+      if (!looksLikeApiKey(credential)) return failed('invalid');
+      const owner = await principals.byApiKeyHash(hashApiKeySecret(credential, apiKeyPepper));
+      if (!owner) return failed('invalid');
+      if (!isAddressAllowed(request.ip, owner.ipv4, owner.ipv6)) return failed('ipNotAllowed');
+      return contextOf(owner.principal);
+    }
+    return failed('invalid');
+  };
+}
+
+function readCredential(request: FastifyRequest): { scheme: 'bearer' | 'apikey' | 'unknown' | null; credential: string } {
+  const authorization = request.headers.authorization;
+  if (typeof authorization === 'string' && authorization.trim() !== '') {
+    const trimmed = authorization.trim();
+    const space = trimmed.indexOf(' ');
+    const scheme = (space < 0 ? trimmed : trimmed.slice(0, space)).toLowerCase();
+    const credential = space < 0 ? '' : trimmed.slice(space + 1).trim();
+    if (scheme === 'bearer') return { scheme: 'bearer', credential };
+    if (scheme === 'apikey') return { scheme: 'apikey', credential };
+    return { scheme: 'unknown', credential };
+  }
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey.trim() !== '') return { scheme: 'apikey', credential: apiKey.trim() };
+  return { scheme: null, credential: '' };
+}
+
+function contextOf(principal: Principal | null): RequestContext {
+  if (!principal || !principal.active) return failed('invalid');
+  return { userId: principal.userId, tenantId: principal.tenantId, permissions: principal.permissions, roleId: principal.roleId };
+}
+
+function failed(authFailure: AuthFailure): RequestContext {
+  return { ...ANONYMOUS_CONTEXT, authFailure };
+}

@@ -1,0 +1,21 @@
+import type { Database } from '../db/database.ts';
+import type { EntityRuntime } from '../entities/entity-runtime.ts';
+import { newRecordId } from '../entities/new-record-id.ts';
+import { encodeValues } from '../entities/record-codec.ts';
+
+/**
+ * Inserts a record bypassing the API's body rules: seeds set fields the API treats as readonly
+ * (role.readonly, setting metadata) and values already encoded (password hashes).
+ */
+export async function insertRecord(database: Database, runtime: EntityRuntime, values: Record<string, unknown>): Promise<string> {
+  const id = newRecordId();
+  const now = new Date().toISOString();
+  const row = encodeValues(runtime, database.dialect, { ...values, _id: id, createdAt: now, updatedAt: now });
+  await database.run(database.kysely.insertInto(runtime.table).values(row).compile());
+  return id;
+}
+
+export async function updateRecord(database: Database, runtime: EntityRuntime, id: string, values: Record<string, unknown>): Promise<void> {
+  const row = encodeValues(runtime, database.dialect, { ...values, updatedAt: new Date().toISOString() });
+  await database.run(database.kysely.updateTable(runtime.table).set(row).where('_id', '=', id).compile());
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { RoutePermission } from '../http/authorizer.ts';
+import { badRequest } from '../http/http-error.ts';
+import { isPlainObject } from '../entities/entity-validator.ts';
+import { publicSetting, type SettingsStore } from './settings-store.ts';
+
+const VIEW: RoutePermission = { entity: 'setting', action: 'view', permission: 'setting:view', alternatives: ['setting:manage'] };
+const UPDATE: RoutePermission = { entity: 'setting', action: 'update', permission: 'setting:manage', alternatives: [] };
+
+/**
+ * Spec §7 Settings (the entity is `provider: custom`, so these replace the generic routes).
+ * Reads need setting:view or setting:manage; changing a value needs setting:manage. Password
+ * values never leave the server in clear.
+ */
+export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStore): void {
+  app.get('/api/settings', { config: { permission: VIEW } }, async () => (await store.list()).map(publicSetting));
+
+  app.get('/api/settings/grouped', { config: { permission: VIEW } }, async () => {
+    const groups = new Map<string, ReturnType<typeof publicSetting>[]>();
+    for (const setting of await store.list()) {
+      const category = setting.category ?? 'general';
+      if (!groups.has(category)) groups.set(category, []);
+      groups.get(category)!.push(publicSetting(setting));
+    }
+    return [...groups].map(([category, settings]) => ({ category, settings }));
+  });
+
+  app.get<{ Params: { keyOrId: string } }>('/api/settings/:keyOrId', { config: { permission: VIEW } }, async (request) =>
+    publicSetting(await store.find(request.params.keyOrId)),
+  );
+
+  app.patch<{ Params: { id: string } }>('/api/settings/:id', { config: { permission: UPDATE } }, async (request) => {
+    if (!isPlainObject(request.body) || !('value' in request.body)) throw badRequest('The body must be a JSON object with a "value"');
+    return publicSetting(await store.update(request.params.id, request.body.value));
+  });
+}

@@ -1,0 +1,123 @@
+import type { Database } from '../db/database.ts';
+import { entities } from '../generated/entities.ts';
+import { notFound, validationError } from '../http/http-error.ts';
+import { SETTING_DEFINITIONS, type SettingType } from './setting-definitions.ts';
+import { validateSettingValue } from './validate-setting-value.ts';
+
+export interface SettingRecord {
+  _id: string;
+  key: string;
+  label: string | null;
+  category: string | null;
+  type: SettingType;
+  value: unknown;
+  options: string[] | null;
+  regex: string | null;
+  prefix: string | null;
+  suffix: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What password-type settings show instead of their value once one is stored. */
+export const PASSWORD_MASK = '********';
+
+const TABLE = entities.setting.storage.table;
+const JSON_COLUMNS = new Set(['value', 'options']);
+
+/**
+ * Server-side reader and writer of Settings. Other features read through `get` (e.g. the chat
+ * reads llm.* keys); the whole table (a few dozen rows) is loaded once and kept while the
+ * database's change token stays the same, so reads are map lookups.
+ */
+export class SettingsStore {
+  private cache: { token: string; byKey: Map<string, SettingRecord> } | null = null;
+
+  constructor(private readonly database: Database) {}
+
+  /** Every setting, values in clear (server use only; routes mask passwords). */
+  async list(): Promise<SettingRecord[]> {
+    return [...(await this.load()).values()];
+  }
+
+  /**
+   * The stored value of a known key; null when empty (''/null/[]). Unknown keys throw: a typo
+   * in a reader is a bug, not an unset setting.
+   */
+  async get(key: string): Promise<unknown> {
+    if (!SETTING_DEFINITIONS[key]) throw new Error(`Unknown setting "${key}" (known: ${Object.keys(SETTING_DEFINITIONS).join(', ')})`);
+    const value = (await this.load()).get(key)?.value;
+    if (value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)) return null;
+    return value;
+  }
+
+  async getString(key: string): Promise<string | null> {
+    const value = await this.get(key);
+    return typeof value === 'string' ? value : value === null ? null : String(value);
+  }
+
+  async getNumber(key: string): Promise<number | null> {
+    const value = await this.get(key);
+    return typeof value === 'number' ? value : null;
+  }
+
+  async getBoolean(key: string): Promise<boolean> {
+    const value = await this.get(key);
+    return value === null ? SETTING_DEFINITIONS[key].value === true : value === true;
+  }
+
+  /** By _id or by key; 404 otherwise. */
+  async find(keyOrId: string): Promise<SettingRecord> {
+    const byKey = await this.load();
+    const found = byKey.get(keyOrId) ?? [...byKey.values()].find((s) => s._id === keyOrId);
+    if (!found) throw notFound(`Setting ${keyOrId} not found`);
+    return found;
+  }
+
+  /** Validates by type/options/regex (400 with the spec's messages) and stores the value. */
+  async update(keyOrId: string, value: unknown): Promise<SettingRecord> {
+    const setting = await this.find(keyOrId);
+    // The masked value coming back from a form means "unchanged".
+    if (setting.type === 'password' && value === PASSWORD_MASK) return setting;
+    const checked = validateSettingValue(setting, value);
+    if (!checked.ok) throw validationError([checked.error], checked.message);
+    await this.database.run(
+      this.database.kysely
+        .updateTable(TABLE)
+        .set({ value: this.database.dialect.encode('json', checked.value), updatedAt: new Date().toISOString() })
+        .where('_id', '=', setting._id)
+        .compile(),
+    );
+    this.cache = null;
+    return this.find(setting._id);
+  }
+
+  private async load(): Promise<Map<string, SettingRecord>> {
+    const token = this.database.changeToken();
+    if (this.cache && this.cache.token === token) return this.cache.byKey;
+    const rows = await this.database.all(this.database.kysely.selectFrom(TABLE).selectAll().orderBy('category').orderBy('key').compile());
+    const byKey = new Map<string, SettingRecord>();
+    for (const row of rows) {
+      const record: Record<string, unknown> = {};
+      for (const [column, raw] of Object.entries(row)) record[column] = JSON_COLUMNS.has(column) ? this.database.dialect.decode('json', raw) : raw;
+      byKey.set(String(record.key), record as unknown as SettingRecord);
+    }
+    this.cache = { token, byKey };
+    return byKey;
+  }
+}
+
+const stores = new WeakMap<Database, SettingsStore>();
+
+/** The one store of a database, so every feature shares its cache. */
+export function settingsStoreFor(database: Database): SettingsStore {
+  let store = stores.get(database);
+  if (!store) stores.set(database, (store = new SettingsStore(database)));
+  return store;
+}
+
+/** A setting as the API shows it: password values masked. */
+export function publicSetting(setting: SettingRecord): SettingRecord {
+  if (setting.type !== 'password') return setting;
+  return { ...setting, value: setting.value ? PASSWORD_MASK : '' };
+}

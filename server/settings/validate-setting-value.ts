@@ -1,0 +1,87 @@
+import type { InputError } from '../http/http-error.ts';
+import type { SettingType } from './setting-definitions.ts';
+
+/** Spec §5 messages, as locale keys (es: 'Formato Invalido.' / '... Solo se esperan números.'). */
+export const FORMAT_REASON = 'validation.setting.format';
+export const NUMBERS_REASON = 'validation.setting.numbers';
+export const FORMAT_MESSAGE = 'Formato Invalido.';
+export const NUMBERS_MESSAGE = 'Formato Invalido. Solo se esperan números.';
+
+export interface SettingShape {
+  type: SettingType;
+  options: string[] | null;
+  regex: string | null;
+}
+
+export type SettingValueResult = { ok: true; value: unknown } | { ok: false; error: InputError; message: string };
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Checks a PATCHed value against its setting's type, options and regex and returns the value to
+ * store (numbers sent as text become numbers, empty text clears a number). Errors name the field
+ * `value` (or `value.<index>` for a list item).
+ */
+export function validateSettingValue(setting: SettingShape, value: unknown): SettingValueResult {
+  const format = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: FORMAT_REASON }, message: FORMAT_MESSAGE });
+  const numbers = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: NUMBERS_REASON }, message: NUMBERS_MESSAGE });
+  const matches = (text: string) => !setting.regex || safeRegex(setting.regex).test(text);
+  const inOptions = (text: unknown) => typeof text === 'string' && (setting.options ?? []).includes(text);
+  const toNumber = (raw: unknown): number | null => {
+    const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
+    return text !== null && NUMBER.test(text) ? Number(text) : null;
+  };
+
+  switch (setting.type) {
+    case 'string':
+    case 'longString':
+    case 'password':
+      if (value === null) return { ok: true, value: '' };
+      if (typeof value !== 'string' || !matches(value)) return format();
+      return { ok: true, value };
+    case 'number': {
+      if (value === null || value === '') return { ok: true, value: null };
+      const number = toNumber(value);
+      if (number === null) return numbers();
+      if (!matches(String(number))) return format();
+      return { ok: true, value: number };
+    }
+    case 'boolean':
+      if (typeof value === 'boolean') return { ok: true, value };
+      if (value === 'true' || value === 'false') return { ok: true, value: value === 'true' };
+      return format();
+    case 'enum':
+      return inOptions(value) ? { ok: true, value } : format();
+    case 'stringList':
+    case 'numberList':
+    case 'enumList': {
+      if (value === null) return { ok: true, value: [] };
+      if (!Array.isArray(value)) return format();
+      const out: unknown[] = [];
+      for (const [index, item] of value.entries()) {
+        const field = `value.${index}`;
+        if (setting.type === 'numberList') {
+          const number = toNumber(item);
+          if (number === null) return numbers(field);
+          out.push(number);
+        } else if (setting.type === 'enumList') {
+          if (!inOptions(item)) return format(field);
+          out.push(item);
+        } else {
+          if (typeof item !== 'string' || !matches(item)) return format(field);
+          out.push(item);
+        }
+      }
+      return { ok: true, value: out };
+    }
+  }
+}
+
+/** A stored regex that does not compile matches nothing rather than crashing the request. */
+function safeRegex(source: string): RegExp {
+  try {
+    return new RegExp(source);
+  } catch {
+    return /(?!)/;
+  }
+}
