@@ -1,0 +1,109 @@
+import { ApiError } from '../../runtime/transport/api-error.ts';
+import { RestTransport } from '../../runtime/transport/rest-transport.ts';
+import { toApiError } from '../../runtime/transport/to-api-error.ts';
+import type { Reaction } from '../generated/types.ts';
+import type { ChatBot, ChatConversation } from './chat-types.ts';
+
+/**
+ * The public chat endpoints (spec §7 Chat). Visitors have no account: this transport never sends a
+ * token, even when an administrator is signed in in the same browser.
+ */
+const http = new RestTransport({ getToken: () => null });
+/** Long enough for a local model to think before its first word; the stream then keeps it alive. */
+const MESSAGE_TIMEOUT_MS = 120_000;
+
+const id = (value: string) => encodeURIComponent(value);
+
+/** A failed answer that still changed the conversation (the server saved a polite reply). */
+export class ChatAnswerFailed extends ApiError {
+  constructor(
+    message: string,
+    status: number | null,
+    readonly conversation: ChatConversation | null,
+  ) {
+    super(message, 'server', status, {});
+  }
+}
+
+export const chatApi = {
+  bot: (botId: string) => http.call<ChatBot>({ method: 'GET', path: `/api/chat/bot/${id(botId)}` }),
+
+  conversation: (conversationId: string) => http.call<ChatConversation>({ method: 'GET', path: `/api/chat/conversation/${id(conversationId)}` }),
+
+  start: (input: { name: string; email: string; botId: string }) =>
+    http.call<ChatConversation>({ method: 'POST', path: '/api/chat/start', json: input }),
+
+  message: (conversationId: string, message: string) =>
+    http.call<ChatConversation>({ method: 'POST', path: `/api/chat/message/${id(conversationId)}`, json: { message }, timeout: MESSAGE_TIMEOUT_MS }),
+
+  reaction: (conversationId: string, chatId: string, reaction: Reaction | null) =>
+    http.call<ChatConversation>({ method: 'POST', path: `/api/chat/reaction/${id(conversationId)}`, json: { conversationId, chatId, reaction } }),
+
+  /**
+   * POST /api/chat/message/:id/stream: calls `onDelta` with each piece of the answer and resolves
+   * to the saved conversation. Rejects with ApiError (refused before streaming) or
+   * ChatAnswerFailed (the model failed; carries the conversation the server saved).
+   */
+  async streamMessage(conversationId: string, message: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<ChatConversation> {
+    let response: Response;
+    try {
+      response = await fetch(`/api/chat/message/${id(conversationId)}/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ message }),
+        signal: signal ?? AbortSignal.timeout(MESSAGE_TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw toApiError(error instanceof DOMException && error.name === 'AbortError' ? { kind: 'aborted' } : { kind: 'network' });
+    }
+    if (!response.ok || !response.body) {
+      const text = await response.text().catch(() => '');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: keep the text
+      }
+      throw toApiError({ kind: 'http', status: response.status, body });
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += value;
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = parseEvent(block);
+        if (!event) continue;
+        if (event.name === 'delta') onDelta(String(event.data.text ?? ''));
+        else if (event.name === 'done') return event.data.conversation as ChatConversation;
+        else if (event.name === 'error') {
+          throw new ChatAnswerFailed(
+            String(event.data.i18nMessage ?? event.data.message ?? 'error.server'),
+            typeof event.data.status === 'number' ? event.data.status : null,
+            (event.data.conversation as ChatConversation | undefined) ?? null,
+          );
+        }
+      }
+    }
+    throw new ChatAnswerFailed('error.server', null, null);
+  },
+};
+
+function parseEvent(block: string): { name: string; data: Record<string, unknown> } | null {
+  let name = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event:')) name = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+  }
+  if (data.length === 0) return null;
+  try {
+    return { name, data: JSON.parse(data.join('\n')) as Record<string, unknown> };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,104 @@
+import { useState } from 'react';
+import { ActionIcon, Box, Group, Paper, Popover, Text, Tooltip } from '@mantine/core';
+import { IconMoodPlus } from '@tabler/icons-react';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import type { Reaction } from '../generated/types.ts';
+import type { ChatMessage } from './chat-types.ts';
+import { PICKER_REACTIONS, REACTION_EMOJI } from './reactions.ts';
+
+/**
+ * One message: the visitor's on the right, the bot's on the left with its reaction picker. The
+ * text is rendered as text (React escapes it; line breaks kept by CSS): never as HTML.
+ */
+export function MessageBubble({ chat, onReact }: { chat: ChatMessage; onReact?: (reaction: Reaction | null) => void }) {
+  const mine = chat.role === 'user';
+  return (
+    <Group justify={mine ? 'flex-end' : 'flex-start'} wrap="nowrap" data-testid={`chat-message-${chat.role}`} data-chat-id={chat.id}>
+      <Paper
+        px="sm"
+        py={6}
+        radius="lg"
+        maw="85%"
+        bg={mine ? 'var(--mantine-primary-color-filled)' : 'var(--mantine-color-default-hover)'}
+        c={mine ? 'var(--mantine-primary-color-contrast)' : undefined}
+      >
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="chat-message-text">
+          {chat.message}
+        </Text>
+        <Group gap={6} justify="flex-end" mt={2}>
+          {onReact && <ReactionPicker value={chat.reaction ?? null} onChange={onReact} />}
+          <Text size="xs" opacity={0.7} component="time" dateTime={chat.createdAt}>
+            {dayjs(chat.createdAt).format('HH:mm')}
+          </Text>
+        </Group>
+      </Paper>
+    </Group>
+  );
+}
+
+/** The seven reactions of spec §3 as emoji; choosing the current one again clears it. */
+function ReactionPicker({ value, onChange }: { value: Reaction | null; onChange: (reaction: Reaction | null) => void }) {
+  const { t } = useTranslation();
+  const [opened, setOpened] = useState(false);
+  return (
+    <Popover opened={opened} onChange={setOpened} position="top" withArrow shadow="md">
+      <Popover.Target>
+        <ActionIcon
+          variant="subtle"
+          size="sm"
+          radius="xl"
+          onClick={() => setOpened((o) => !o)}
+          aria-label={value ? t(`enum.Reaction.${value}`) : t('chat.react')}
+          title={value ? t(`enum.Reaction.${value}`) : t('chat.react')}
+          data-testid="chat-reaction-toggle"
+          data-reaction={value ?? ''}
+        >
+          {value ? <span style={{ fontSize: 14 }}>{REACTION_EMOJI[value]}</span> : <IconMoodPlus size={16} />}
+        </ActionIcon>
+      </Popover.Target>
+      <Popover.Dropdown p={4}>
+        <Group gap={2} wrap="nowrap">
+          {PICKER_REACTIONS.map((reaction) => (
+            <Tooltip key={reaction} label={t(`enum.Reaction.${reaction}`)} withinPortal>
+              <ActionIcon
+                variant={reaction === value ? 'light' : 'subtle'}
+                size="lg"
+                aria-label={t(`enum.Reaction.${reaction}`)}
+                aria-pressed={reaction === value}
+                onClick={() => {
+                  setOpened(false);
+                  onChange(reaction === value ? null : reaction);
+                }}
+              >
+                <span style={{ fontSize: 20 }}>{REACTION_EMOJI[reaction]}</span>
+              </ActionIcon>
+            </Tooltip>
+          ))}
+        </Group>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+/** Three pulsing dots while the bot prepares its answer. */
+export function TypingBubble() {
+  const { t } = useTranslation();
+  return (
+    <Group justify="flex-start" data-testid="chat-typing">
+      <Paper px="sm" py={8} radius="lg" bg="var(--mantine-color-default-hover)" aria-label={t('chat.typing')} title={t('chat.typing')}>
+        <Group gap={4}>
+          {[0, 1, 2].map((i) => (
+            <Box
+              key={i}
+              w={6}
+              h={6}
+              style={{ borderRadius: '50%', background: 'currentColor', opacity: 0.6, animation: `forja-typing 1s ${i * 0.15}s infinite ease-in-out` }}
+            />
+          ))}
+        </Group>
+        <style>{'@keyframes forja-typing { 0%, 80%, 100% { transform: scale(0.6); opacity: .4 } 40% { transform: scale(1); opacity: 1 } }'}</style>
+      </Paper>
+    </Group>
+  );
+}

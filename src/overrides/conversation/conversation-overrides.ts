@@ -1,0 +1,14 @@
+import type { EntityOverrides } from '../../../runtime/overrides/override-registry.ts';
+import { openInNewTab } from '../bot/bot-overrides.ts';
+
+function refId(value: unknown): string {
+  if (value && typeof value === 'object') return String((value as { _id?: unknown })._id ?? '');
+  return typeof value === 'string' ? value : '';
+}
+
+/** Conversation rows: chat resumes that conversation (/chat/:botId/:conversationId). */
+export const conversationOverrides: EntityOverrides = {
+  rowActions: {
+    chat: ({ row }) => openInNewTab(`/chat/${encodeURIComponent(refId(row.bot))}/${encodeURIComponent(String(row._id))}`),
+  },
+};
