@@ -34,7 +34,7 @@ describe('knowledge in Chromium', () => {
     await page.getByRole('button', { name: 'Crear' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByRole('textbox', { name: 'Nombre' }).fill('Ayuda tienda');
-    await dialog.getByRole('textbox', { name: 'Tipo' }).click();
+    await dialog.getByRole('combobox', { name: 'Tipo' }).click();
     await page.getByRole('option', { name: 'Texto' }).click();
     await dialog.getByTestId('source-text').fill(SOURCE_TEXT);
     await dialog.getByRole('button', { name: 'Copiar al texto editado' }).click();
@@ -51,7 +51,7 @@ describe('knowledge in Chromium', () => {
     expect(await dialog.getByTestId('chunk-item').count()).toBe(2);
     await dialog.getByTestId('chunk-content').fill('Horario de atención: de lunes a viernes de 9 a 18 horas.');
     await dialog.getByRole('textbox', { name: 'Categoría' }).fill('horario');
-    const tags = dialog.getByRole('textbox', { name: 'Etiquetas' });
+    const tags = dialog.getByLabel('Etiquetas', { exact: true });
     await tags.fill('atención');
     await tags.press('Enter');
     // Filter by content.
@@ -78,7 +78,7 @@ describe('knowledge in Chromium', () => {
     await page.getByRole('button', { name: 'Crear' }).click();
     await dialog.getByRole('textbox', { name: 'Nombre' }).fill('Base tienda');
     await dialog.getByRole('textbox', { name: 'Descripción de la herramienta' }).fill('Preguntas sobre la tienda');
-    const sourcesInput = dialog.getByRole('textbox', { name: 'Fuentes' });
+    const sourcesInput = dialog.getByLabel('Fuentes', { exact: true });
     await sourcesInput.click();
     await sourcesInput.fill('Ayuda');
     await page.getByRole('option', { name: 'Ayuda tienda' }).click();

@@ -35,7 +35,13 @@ function LongRowAction(props: RowActionComponentProps & {
   const id = String(row._id ?? '');
   const [state, setState] = useState<RunState>({ kind: 'idle' });
   const mounted = useRef(true);
-  useEffect(() => () => void (mounted.current = false), []);
+  useEffect(() => {
+    // Set again on (StrictMode) re-mount, not only initialised: otherwise results would be dropped.
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
 
   // While running, poll the server's progress (done of total chunks).
   useEffect(() => {
