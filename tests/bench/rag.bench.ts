@@ -13,6 +13,11 @@ import { recursiveCharacterSplit } from '../../server/rag/chunk/recursive-charac
 import { sha256Hex } from '../../server/rag/chunk/sha256-hex.ts';
 import type { SourcedChunk } from '../../server/rag/rag-types.ts';
 import { SqliteFtsIndex } from '../../server/rag/search/sqlite-fts-index.ts';
+import { HybridIndex } from '../../server/rag/search/hybrid-index.ts';
+import type { RetrievalIndex } from '../../server/rag/search/retrieval-index.ts';
+import { createEmbeddingProvider } from '../../server/llm/create-embedding-provider.ts';
+import { readLlmSettings } from '../../server/llm/read-llm-settings.ts';
+import { readFileSync } from 'node:fs';
 
 const WORDS = (
   'el la de que y en a los se del las un por con no una su para es al lo como más pero sus le ya o este sí porque esta ' +
@@ -161,6 +166,45 @@ try {
     times.sort((a, b) => a - b);
     console.log(`\nsearch over 100,000 chunks, ${name} (trained in ${ms(trainMs)}), ${queries.length} queries of 2-6 words, maxResults 5, threshold 0.5`);
     console.log(`  p50 ${ms(percentile(times, 50))}  p90 ${ms(percentile(times, 90))}  p99 ${ms(percentile(times, 99))}  max ${ms(times[times.length - 1])}  (avg ${(hits / queries.length).toFixed(1)} results)`);
+  }
+  // 4. Retrieval quality on a hand-written Spanish Q/A set (tests/bench/fixtures/rag-qa-es.json):
+  // one passage per chunk, questions paraphrased (synonyms, no accents, colloquial). recall@5 =
+  // share of questions whose passage is in the top 5; MRR = mean of 1/rank (0 when not in the top
+  // 10). Ranking is measured with threshold 0; "@0.5" counts the gold passage only when it also
+  // reaches the default scoreThreshold 0.5 (what the bot would actually get).
+  {
+    const qa = JSON.parse(readFileSync(new URL('./fixtures/rag-qa-es.json', import.meta.url), 'utf8')) as {
+      passages: Record<string, string>;
+      questions: Array<{ q: string; answer: string }>;
+    };
+    const set: SourcedChunk[] = Object.entries(qa.passages).map(([id, content]) => ({ content, hash: sha256Hex(content), source: id }));
+    const retrievers: Array<[string, RetrievalIndex]> = [['BM25 (FTS5)', index]];
+    const { llm, embedding } = readLlmSettings();
+    const embedder = createEmbeddingProvider(embedding, llm);
+    if (embedder) retrievers.push([`hybrid (${embedder.model})`, new HybridIndex(db, embedder)]);
+    console.log(`\nretrieval quality: ${qa.questions.length} Spanish questions over ${set.length} passages${embedder ? '' : ' (no EMBEDDING_MODEL: BM25 only)'}`);
+    for (const [name, retriever] of retrievers) {
+      const knowledgeId = `bench-qa-${name}`;
+      await retriever.replace(knowledgeId, set);
+      let recall5 = 0;
+      let recall1 = 0;
+      let reciprocal = 0;
+      let atThreshold = 0;
+      const misses: string[] = [];
+      for (const { q, answer } of qa.questions) {
+        const hits = await retriever.search(knowledgeId, q, { maxResults: 10, scoreThreshold: 0 });
+        const rank = hits.findIndex((hit) => hit.source === answer) + 1;
+        if (rank === 1) recall1++;
+        if (rank >= 1 && rank <= 5) recall5++;
+        if (rank >= 1) reciprocal += 1 / rank;
+        else misses.push(q);
+        const strict = await retriever.search(knowledgeId, q, { maxResults: 5, scoreThreshold: 0.5 });
+        if (strict.some((hit) => hit.source === answer)) atThreshold++;
+      }
+      const n = qa.questions.length;
+      console.log(`  ${name.padEnd(24)} recall@1 ${(recall1 / n).toFixed(3)}  recall@5 ${(recall5 / n).toFixed(3)}  MRR ${(reciprocal / n).toFixed(3)}  recall@5 at threshold 0.5 ${(atThreshold / n).toFixed(3)}`);
+      if (misses.length) console.log(`    not in the top 10: ${misses.map((m) => JSON.stringify(m)).join(', ')}`);
+    }
   }
   db.close();
 } finally {
