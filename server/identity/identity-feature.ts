@@ -1,9 +1,37 @@
 import type { ServerFeature } from '../http/server-features.ts';
+import { registerAccountRoutes } from './account-routes.ts';
+import { registerApiKeySecrets } from './api-key-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
+import { registerAvatarRoute } from './avatar-route.ts';
+import { registerDirectoryRoutes } from './directory-routes.ts';
+import { registerGoogleRoutes } from './google-routes.ts';
+import { createMailSender } from './mail-sender.ts';
+import { registerPasswordRoutes } from './password-routes.ts';
+import { RecoveryCodes } from './recovery-codes.ts';
+import { registerRoleGuards } from './role-guards.ts';
 import { UserAccounts } from './user-accounts.ts';
+import { registerUsersExportFilters } from './users-export-filters.ts';
 
-/** Identity's routes: sign-in, current user, passwords, registration, API keys, users/roles/tenants extras. */
-export const identityFeature: ServerFeature = (app, deps) => {
-  const accounts = new UserAccounts(deps.database);
-  registerAuthRoutes(app, { identity: deps.identity, accounts, service: deps.service });
+/**
+ * Identity's hand-written API on top of the generic user/role/tenant/userApiKey routes:
+ * sign-in, current user, passwords, registration and recovery, avatar, Google, lookups, API-key
+ * secrets and the role rules (server/identity/README.md).
+ */
+export const identityFeature: ServerFeature = async (app, deps) => {
+  const { identity, service, settings, database, config } = deps;
+  const accounts = new UserAccounts(database);
+  const codes = new RecoveryCodes(database);
+  await codes.migrate();
+  registerAuthRoutes(app, { identity, accounts, service });
+  registerPasswordRoutes(app, { accounts, service, loginLimit: identity.config.rateLimits.login });
+  registerAccountRoutes(app, {
+    config: identity.config, port: config.port, accounts, service, settings, codes, log: app.log,
+    mailer: createMailSender({ settings, dataDir: config.dataDir, logger: app.log }),
+  });
+  registerAvatarRoute(app, { dataDir: config.dataDir, accounts });
+  registerGoogleRoutes(app, { identity, accounts, service, settings });
+  registerDirectoryRoutes(app, { service, entities: deps.entities });
+  registerApiKeySecrets(app, { database, service, pepper: identity.apiKeyPepper });
+  registerRoleGuards(app, database);
+  registerUsersExportFilters(app);
 };

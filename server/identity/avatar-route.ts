@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { FILES_URL_PREFIX } from '../files/file-routes.ts';
+import { sanitiseFilename, storedFileName } from '../files/stored-file-name.ts';
+import { HttpError, badRequest } from '../http/http-error.ts';
+import { imageType } from './image-signature.ts';
+import type { UserAccounts } from './user-accounts.ts';
+
+/**
+ * POST /api/users/avatar (multipart, field `file`): the caller's own picture. Only PNG and JPEG,
+ * judged by content (a renamed file is refused with 415). Stored like every upload under
+ * DATA_DIR/avatars/<yyyy>/<mm>/ with a random name, served by GET /files/*; the user's avatar
+ * becomes its URL.
+ */
+export function registerAvatarRoute(app: FastifyInstance, deps: { dataDir: string; accounts: UserAccounts }): void {
+  app.post('/api/users/avatar', { config: { authenticated: true } }, async (request) => {
+    if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
+    const part = await request.file();
+    if (!part || part.fieldname !== 'file') throw badRequest('The multipart body has no "file" field');
+    const content = await part.toBuffer();
+    if (part.file.truncated) throw new HttpError(413, 'The file is larger than the upload limit');
+    const type = imageType(content);
+    if (!type) throw new HttpError(415, 'The avatar must be a PNG or JPEG image', { i18nMessage: 'error.unsupportedImage' });
+    const now = new Date();
+    const relativeDir = ['avatars', String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0')];
+    const name = storedFileName(`avatar.${type.extension}`);
+    await fs.promises.mkdir(path.join(deps.dataDir, ...relativeDir), { recursive: true });
+    await fs.promises.writeFile(path.join(deps.dataDir, ...relativeDir, name), content, { flag: 'wx' });
+    const filepath = [...relativeDir, name].join('/');
+    const url = FILES_URL_PREFIX + filepath;
+    await deps.accounts.setColumns(request.context.userId!, { avatar: url });
+    return { filename: sanitiseFilename(part.filename), filepath, size: content.length, mimetype: type.mimetype, url };
+  });
+}

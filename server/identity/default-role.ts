@@ -1,0 +1,16 @@
+import type { EntityService } from '../entities/entity-service.ts';
+import { HttpError } from '../http/http-error.ts';
+import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
+
+/**
+ * The role given to self-registered and Google-created users: the role named by the
+ * auth.defaultRole setting (seeded 'User'). A missing role is a configuration error (409).
+ */
+export async function defaultRoleId(service: EntityService, settings: SettingsStore): Promise<string> {
+  const name = (await settings.getString('auth.defaultRole')) ?? 'User';
+  const roles = await service.find('role', PLATFORM_ADMIN_CONTEXT, { limit: 0, offset: 0, orderBy: null, order: 'asc', search: name, filters: [] });
+  const role = roles.find((r) => r.name === name);
+  if (!role) throw new HttpError(409, `The default role "${name}" (setting auth.defaultRole) does not exist`);
+  return String(role._id);
+}

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { EntityService } from '../entities/entity-service.ts';
+import { HttpError, badRequest } from '../http/http-error.ts';
+import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import type { SettingsStore } from '../settings/settings-store.ts';
+import { invalidCredentials, issueToken } from './auth-routes.ts';
+import type { Identity } from './create-identity.ts';
+import { defaultRoleId } from './default-role.ts';
+import { createGoogleVerifier, GoogleLoginError, type GoogleVerifier } from './google-verifier.ts';
+import type { UserAccounts } from './user-accounts.ts';
+
+/**
+ * Google sign-in: the client posts the ID token (credential) Google Identity Services gave it; it
+ * is verified against the client id (setting google.clientId, else GOOGLE_CLIENT_ID). The user is
+ * found by e-mail or, when auth.googleAutoCreate is on, created with the default role.
+ */
+export function registerGoogleRoutes(app: FastifyInstance, deps: { identity: Identity; accounts: UserAccounts; service: EntityService; settings: SettingsStore }): void {
+  const { identity, accounts, service, settings } = deps;
+  let verifier: { clientId: string; verify: GoogleVerifier } | null = null;
+
+  app.post('/api/google/login', { config: { rateLimit: { max: identity.config.rateLimits.login, timeWindow: '1 minute' } } }, async (request) => {
+    const clientId = (await settings.getString('google.clientId')) ?? identity.config.googleClientId;
+    if (!clientId) {
+      throw new HttpError(501, 'Google sign-in is not configured (setting google.clientId or GOOGLE_CLIENT_ID)', { i18nMessage: 'error.googleNotConfigured' });
+    }
+    const credential = (request.body as Record<string, unknown> | null)?.credential;
+    if (typeof credential !== 'string' || credential.trim() === '') throw badRequest('The body must have a "credential"');
+    if (verifier?.clientId !== clientId) verifier = { clientId, verify: createGoogleVerifier(clientId, identity.config.googleCertificates) };
+    let google;
+    try {
+      google = await verifier.verify(credential.trim());
+    } catch (error) {
+      if (error instanceof GoogleLoginError) throw new HttpError(401, error.message, { i18nMessage: 'error.googleRejected' });
+      throw error;
+    }
+    let account = await accounts.byEmail(google.email);
+    if (!account) {
+      if (!(await settings.getBoolean('auth.googleAutoCreate'))) throw invalidCredentials();
+      const taken = await accounts.byUsername(google.email);
+      const created = await service.create('user', PLATFORM_ADMIN_CONTEXT, {
+        username: taken ? `${google.email}-${randomBytes(3).toString('hex')}` : google.email,
+        name: google.name ?? google.email,
+        email: google.email,
+        phone: '-',
+        // Never used: such a user signs in with Google (or recovers a password by e-mail).
+        password: randomBytes(24).toString('base64url'),
+        role: await defaultRoleId(service, settings),
+        active: true,
+      });
+      if (google.picture) await accounts.setColumns(String(created._id), { avatar: google.picture });
+      account = await accounts.byId(String(created._id));
+    }
+    if (!account || !account.active) throw invalidCredentials();
+    return { accessToken: await issueToken(identity, account) };
+  });
+
+  // Tokens are stateless: signing out is the client dropping its token. The route exists so the
+  // console's call succeeds (and a future server-side session could end here).
+  app.post('/api/google/logout', async () => ({ ok: true }));
+}
