@@ -39,9 +39,16 @@ describe('knowledge in Chromium', () => {
     await dialog.getByTestId('source-text').fill(SOURCE_TEXT);
     await dialog.getByRole('button', { name: 'Copiar al texto editado' }).click();
     await expect.poll(() => dialog.getByTestId('edited-text').inputValue()).toBe(SOURCE_TEXT);
-    // Improve needs text: enabled now (it would answer "no model configured" here).
-    expect(await dialog.getByRole('button', { name: 'Mejorar texto con IA' }).isEnabled()).toBe(true);
+    // Improve needs text: enabled now. No language model is configured here, so the server's
+    // refusal is shown (not a fake rewrite) and the text stays as it was.
+    await dialog.getByRole('button', { name: 'Mejorar texto con IA' }).click();
+    await dialog.getByTestId('improve-error').waitFor();
+    expect(await dialog.getByTestId('improve-error').innerText()).toContain('No hay un modelo de lenguaje configurado');
+    expect(await dialog.getByTestId('edited-text').inputValue()).toBe(SOURCE_TEXT);
     await app.screenshot(page, 'knowledge-source-edited-text');
+    await dialog.getByTestId('edited-text').fill('');
+    expect(await dialog.getByRole('button', { name: 'Mejorar texto con IA' }).isDisabled()).toBe(true);
+    await dialog.getByTestId('edited-text').fill(SOURCE_TEXT);
     await dialog.getByRole('button', { name: 'Trocear (recursivo)' }).click();
 
     // 1000/100 chunking keeps this short text in one chunk: add a second one by hand and edit it.
