@@ -1,16 +1,16 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EntityModel } from '../../generator/model/entity-model.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
 import { MAX_LIMIT, parseListQuery, type RawQuery } from '../entities/list-query.ts';
 import { routePermission } from '../entities/route-permission.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
+import type { Enforce } from '../http/authorize-route.ts';
 import { serializeFilters } from '../../runtime/transport/serialize-filters.ts';
 import type { FilterInput } from '../../runtime/providers/queries.ts';
 import { resolving } from './graphql-errors.ts';
+import { forwardToRest } from './forward-to-rest.ts';
 
-/** Throws the same 401/403 as the REST preHandler when the caller may not run the action. */
-export type Enforce = (request: FastifyRequest, required: RoutePermission) => Promise<void>;
 
 export interface ResolverContext {
   request: FastifyRequest;
@@ -37,13 +37,21 @@ function toRawQuery(args: Args): RawQuery {
   return raw;
 }
 
-/** Generic resolvers of one entity, bound to its generated operation names. */
+/**
+ * Generic resolvers of one entity, bound to its generated operation names. Reads call the entity
+ * service directly (the hot path). Writes run the REST route in-process, so every rule attached to
+ * a route (read-only roles, API-key secrets, ...) holds for GraphQL too, without a second copy.
+ */
 export function entityResolvers(
   model: EntityModel,
   names: Record<string, string>,
-  deps: { service: EntityService; exporter: EntityExporter; enforce: Enforce },
+  deps: { app: FastifyInstance; service: EntityService; exporter: EntityExporter; enforce: Enforce },
 ): { Query: Record<string, Resolver>; Mutation: Record<string, Resolver> } {
-  const { service, exporter, enforce } = deps;
+  const { app, service, exporter, enforce } = deps;
+  const base = model.api.basePath;
+  const rest = (method: 'POST' | 'PUT' | 'DELETE', url: (args: Args) => string, payload?: (args: Args) => unknown): Resolver =>
+    (_root, args, { request }) => resolving(() => forwardToRest(app, request, { method, url: url(args), payload: payload?.(args) }));
+  const byId = (args: Args) => `${base}/${encodeURIComponent(String(args.id))}`;
   const entity = model.name;
   const runtime = service.runtime(entity);
   const guarded = (action: RoutePermission['action'], work: (request: FastifyRequest, args: Args) => Promise<unknown>): Resolver =>
@@ -77,15 +85,14 @@ export function entityResolvers(
     Query[names.export] = guarded('view', (request, args) => exporter.export(runtime, request.context, toRawQuery(args)));
   }
   const Mutation: Record<string, Resolver> = {};
-  if (model.flags.creatable) Mutation[names.create] = guarded('create', (request, args) => service.create(entity, request.context, args.data));
-  if (model.flags.editable) {
-    Mutation[names.update] = guarded('update', (request, args) => service.update(entity, request.context, String(args.id), args.data));
-  }
+  if (model.flags.creatable) Mutation[names.create] = rest('POST', () => base, (args) => args.data);
+  if (model.flags.editable) Mutation[names.update] = rest('PUT', byId, (args) => args.data);
   if (model.flags.deletable) {
-    Mutation[names.delete] = guarded('delete', async (request, args) => {
-      await service.delete(entity, request.context, String(args.id));
+    const remove = rest('DELETE', byId);
+    Mutation[names.delete] = async (root, args, context) => {
+      await remove(root, args, context);
       return true;
-    });
+    };
   }
   return { Query, Mutation };
 }

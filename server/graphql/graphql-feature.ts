@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import mercurius from 'mercurius';
 import mercuriusUpload from 'mercurius-upload';
+import { GraphQLUpload } from 'graphql-upload-minimal';
 import { GraphQLError, GraphQLScalarType, Kind, type ValidationContext, type ValueNode } from 'graphql';
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
 import { entityOperationNames, entityTypeDefs } from '../generated/graphql.ts';
 import { EntityExporter } from '../entities/entity-exporter.ts';
 import type { FeatureDependencies } from '../http/server-features.ts';
-import { entityResolvers, type Enforce } from './entity-resolvers.ts';
+import { entityResolvers } from './entity-resolvers.ts';
 import { identityResolvers, identityTypeDefs } from './identity-resolvers.ts';
 
 /**
@@ -37,58 +38,55 @@ const JsonScalar = new GraphQLScalarType({
   parseLiteral: literal,
 });
 
-export interface GraphqlFeatureOptions {
-  enforce: Enforce;
-  /** GraphiQL and introspection; default on outside production (GRAPHQL_INTROSPECTION). */
-  introspection?: boolean;
-}
+/**
+ * POST /graphql: the generic entities (schema generated from the manifests) plus identity
+ * operations. GraphiQL and introspection are on unless GRAPHQL_INTROSPECTION=false.
+ */
+export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
+  const exporter = new EntityExporter(deps.database, deps.service, deps.config.dataDir, app.log);
+  const Query: Record<string, unknown> = {};
+  const Mutation: Record<string, unknown> = {};
+  for (const [entity, names] of Object.entries(entityOperationNames)) {
+    const model = deps.entities[entity];
+    if (!model) continue;
+    const resolvers = entityResolvers(model, names, { service: deps.service, exporter, enforce: deps.enforce, app });
+    Object.assign(Query, resolvers.Query);
+    Object.assign(Mutation, resolvers.Mutation);
+  }
+  const identity = identityResolvers(app, deps.config.maxUploadBytes);
+  Object.assign(Query, identity.Query);
+  Object.assign(Mutation, identity.Mutation);
+  const introspection = process.env.GRAPHQL_INTROSPECTION !== 'false';
 
-/** POST /graphql: the generic entities (schema generated from the manifests) plus identity operations. */
-export function graphqlFeature(options: GraphqlFeatureOptions) {
-  return async (app: FastifyInstance, deps: FeatureDependencies): Promise<void> => {
-    const exporter = new EntityExporter(deps.database, deps.service, deps.config.dataDir, app.log);
-    const Query: Record<string, unknown> = {};
-    const Mutation: Record<string, unknown> = {};
-    for (const [entity, names] of Object.entries(entityOperationNames)) {
-      const model = deps.entities[entity];
-      if (!model) continue;
-      const resolvers = entityResolvers(model, names, { service: deps.service, exporter, enforce: options.enforce });
-      Object.assign(Query, resolvers.Query);
-      Object.assign(Mutation, resolvers.Mutation);
-    }
-    const identity = identityResolvers(app, deps.config.maxUploadBytes);
-    Object.assign(Query, identity.Query);
-    Object.assign(Mutation, identity.Mutation);
-    const introspection = options.introspection ?? process.env.GRAPHQL_INTROSPECTION !== 'false';
-
-    // Own encapsulated context: GraphQL multipart requests (uploads) need their own body parser,
-    // while the REST routes keep @fastify/multipart's.
-    await app.register(async (scope) => {
-      scope.removeContentTypeParser('multipart/form-data');
-      await scope.register(mercuriusUpload, { maxFileSize: deps.config.maxUploadBytes, maxFiles: 1 });
-      await scope.register(mercurius, {
-        schema: `${entityTypeDefs}\n${identityTypeDefs}`,
-        resolvers: { JSON: JsonScalar, Query, Mutation } as never,
-        path: '/graphql',
-        graphiql: introspection,
-        queryDepth: GRAPHQL_MAX_DEPTH,
-        context: (request) => ({ request }),
-        validationRules: ({ variables, operationName }) => {
-          const rules = [
-            createComplexityRule({
-              maximumComplexity: GRAPHQL_MAX_COMPLEXITY,
-              variables,
-              operationName,
-              estimators: [simpleEstimator({ defaultComplexity: 1 })],
-              createError: (max, actual) => new GraphQLError(`Query too complex: cost ${actual}, at most ${max}`, { extensions: { status: 400 } }),
-            }),
-          ];
-          if (!introspection) rules.push(disableIntrospection as never);
-          return rules;
-        },
-      });
+  // Own encapsulated context: GraphQL multipart requests (uploads) need their own body parser,
+  // while the REST routes keep @fastify/multipart's.
+  await app.register(async (scope) => {
+    scope.removeContentTypeParser('multipart/form-data');
+    await scope.register(mercuriusUpload, { maxFileSize: deps.config.maxUploadBytes, maxFiles: 1 });
+    await scope.register(mercurius, {
+      schema: `${entityTypeDefs}\n${identityTypeDefs}`,
+      resolvers: { JSON: JsonScalar, Upload: GraphQLUpload, Query, Mutation } as never,
+      path: '/graphql',
+      graphiql: introspection,
+      queryDepth: GRAPHQL_MAX_DEPTH,
+    // The cost rule reads each request's variables, which mercurius only allows without its query cache.
+    cache: false,
+      context: (request) => ({ request }),
+      validationRules: ({ variables, operationName }) => {
+        const rules = [
+          createComplexityRule({
+            maximumComplexity: GRAPHQL_MAX_COMPLEXITY,
+            variables,
+            operationName,
+            estimators: [simpleEstimator({ defaultComplexity: 1 })],
+            createError: (max, actual) => new GraphQLError(`Query too complex: cost ${actual}, at most ${max}`, { extensions: { status: 400 } }),
+          }),
+        ];
+        if (!introspection) rules.push(disableIntrospection as never);
+        return rules;
+      },
     });
-  };
+  });
 }
 
 function disableIntrospection(context: ValidationContext) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authorizer, RoutePermission } from './authorizer.ts';
 import { HttpError } from './http-error.ts';
 import type { RequestContext } from './request-context.ts';
@@ -17,6 +17,18 @@ export interface RouteAccess {
   method: string;
   url: string;
   access: 'public' | 'authenticated' | string;
+  /** The route's own Fastify schema, when it declares one (for the OpenAPI document). */
+  schema?: Record<string, unknown>;
+}
+
+/** Checks one permission for a request; throws the 401/403 the REST routes answer with. */
+export type Enforce = (request: FastifyRequest, required: RoutePermission) => Promise<void>;
+
+export interface RouteAuthorization {
+  /** Every route registered so far and how it is protected. */
+  routes: RouteAccess[];
+  /** The same check, for transports that are not one route per operation (GraphQL). */
+  enforce: Enforce;
 }
 
 /**
@@ -34,8 +46,14 @@ const SIGNED_IN_ROUTES: Record<string, true> = {
  * The single place permissions are enforced: every route declares what it needs in its config
  * and this preHandler asks the authorizer before the handler runs.
  */
-export function registerRouteAuthorization(app: FastifyInstance, authorizer: Authorizer): RouteAccess[] {
+export function registerRouteAuthorization(app: FastifyInstance, authorizer: Authorizer): RouteAuthorization {
   const routes: RouteAccess[] = [];
+  const enforce: Enforce = async (request, required) => {
+    const result = await authorizer({ request, context: request.context, required });
+    if (result === 'allow') return;
+    if (result === 'unauthenticated') throw authenticationError(request.context);
+    throw new HttpError(403, `Missing permission ${required.permission}`, { i18nMessage: 'error.forbidden' });
+  };
   app.addHook('onRoute', (options) => {
     const methods = Array.isArray(options.method) ? options.method : [options.method];
     const config = (options.config ??= {}) as { permission?: RoutePermission; authenticated?: boolean };
@@ -45,6 +63,7 @@ export function registerRouteAuthorization(app: FastifyInstance, authorizer: Aut
         method,
         url: options.url,
         access: config.permission ? config.permission.permission : config.authenticated ? 'authenticated' : 'public',
+        ...(options.schema ? { schema: options.schema as Record<string, unknown> } : {}),
       });
     }
   });
@@ -54,12 +73,9 @@ export function registerRouteAuthorization(app: FastifyInstance, authorizer: Aut
       if (authenticated && request.context.userId === null) throw authenticationError(request.context);
       return;
     }
-    const result = await authorizer({ request, context: request.context, required });
-    if (result === 'allow') return;
-    if (result === 'unauthenticated') throw authenticationError(request.context);
-    throw new HttpError(403, `Missing permission ${required.permission}`, { i18nMessage: 'error.forbidden' });
+    await enforce(request, required);
   });
-  return routes;
+  return { routes, enforce };
 }
 
 /**

@@ -94,7 +94,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   app.addHook('onRequest', async (request) => {
     request.context = await resolveContext(request);
   });
-  const routes = registerRouteAuthorization(app, options.authorizer ?? permissionAuthorizer);
+  const { routes, enforce } = registerRouteAuthorization(app, options.authorizer ?? permissionAuthorizer);
 
   await app.register(fastifyHelmet, securityHeaders());
   // Closed unless CORS_ORIGINS names the origins (or '*') allowed to call the API from a browser.
@@ -117,7 +117,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     importer: new EntityImporter(database, service),
   });
   registerFileRoutes(app, config.dataDir);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings, routes, enforce });
   await registerConsole(app, config.distDir);
   return { app, database, service, identity, routes };
 }

@@ -9,6 +9,9 @@ import { settingsFeature } from '../settings/settings-feature.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { registerRagFeature } from '../rag/rag-routes.ts';
 import { registerChatFeature } from '../chat/register-chat-feature.ts';
+import { graphqlFeature } from '../graphql/graphql-feature.ts';
+import { openapiFeature } from '../openapi/openapi-feature.ts';
+import type { Enforce, RouteAccess } from './authorize-route.ts';
 
 /** What a feature module gets to register its routes with. */
 export interface FeatureDependencies {
@@ -20,6 +23,10 @@ export interface FeatureDependencies {
   identity: Identity;
   /** Server-side Settings reader, e.g. settings.get('llm.model') (server/settings/README.md). */
   settings: SettingsStore;
+  /** Every route registered, with how it is protected (complete once the server is ready). */
+  routes: RouteAccess[];
+  /** The permission check the REST routes run, for transports with many operations per route. */
+  enforce: Enforce;
 }
 
 /** A hand-written part of the API (identity, settings, RAG, chat): registers its routes and hooks. */
@@ -34,4 +41,6 @@ export const serverFeatures: Record<string, ServerFeature> = {
   settings: settingsFeature,
   rag: registerRagFeature,
   chat: registerChatFeature,
+  graphql: graphqlFeature,
+  openapi: openapiFeature,
 };

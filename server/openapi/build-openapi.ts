@@ -1,0 +1,218 @@
+import type { EntityModel, EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntitySchemas, JsonSchema } from '../generated/schemas.ts';
+
+/** One registered route and how it is protected (collected by the server as routes are added). */
+export interface DocumentedRoute {
+  method: string;
+  url: string;
+  /** 'public', 'authenticated' or the permission string. */
+  access: string;
+  /** The route's own Fastify schema, when it declares one (body, querystring, params). */
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown; summary?: string; description?: string; tags?: string[] };
+}
+
+type Operation = Record<string, unknown>;
+type OpenApiDocument = {
+  openapi: string;
+  info: Record<string, unknown>;
+  servers: { url: string }[];
+  tags: { name: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: Record<string, unknown>;
+};
+
+const ERROR_RESPONSES: Record<string, string> = {
+  400: 'Bad input: the body, a query parameter or a filter is invalid (inputErrors say which field)',
+  401: 'No credentials, invalid or expired token, or an API key used from a refused address',
+  403: 'Signed in, but the role lacks the permission',
+  404: 'No such record (or it belongs to another tenant)',
+  409: 'Conflict: a unique value is taken, or the resource is busy',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  429: 'Too many requests',
+  500: 'Unexpected server error',
+};
+
+const SHOWN_ERRORS_BY_ACCESS: Record<'public' | 'signed', string[]> = {
+  public: ['400', '404', '429', '500'],
+  signed: ['400', '401', '403', '404', '500'],
+};
+
+/** OpenAPI 3.1 speaks JSON Schema 2020-12: drop the draft-07 identifiers the generator stamps. */
+function component(schema: JsonSchema): JsonSchema {
+  const { $schema: _schema, $id: _id, ...rest } = schema;
+  return rest;
+}
+
+const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+function pathParameters(url: string): Operation[] {
+  return [...url.matchAll(/:([A-Za-z0-9_]+)/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+}
+
+function errorResponses(codes: string[]): Record<string, unknown> {
+  return Object.fromEntries(codes.map((code) => [code, { description: ERROR_RESPONSES[code], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
+}
+
+function listParameters(model: EntityModel, paged: boolean): Operation[] {
+  const params: Operation[] = [];
+  if (paged) params.push({ name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } });
+  params.push(
+    { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10000, default: paged ? 5 : 100 } },
+    { name: 'orderBy', in: 'query', schema: { type: 'string', enum: model.sortFields } },
+    { name: 'order', in: 'query', schema: { type: 'string', enum: ['asc', 'desc'], default: 'asc' } },
+    { name: 'search', in: 'query', description: `Case-insensitive match on ${model.searchFields.join(', ') || '(no searchable field)'}`, schema: { type: 'string' } },
+    {
+      name: 'filters',
+      in: 'query',
+      description: `field;operator;value joined by |, operators eq ne gt gte lt lte in nin like (in/nin: comma-joined values). Filterable: ${model.filterFields.join(', ')}`,
+      schema: { type: 'string' },
+      example: `${model.filterFields[model.filterFields.length - 1] ?? '_id'};eq;value`,
+    },
+  );
+  return params;
+}
+
+/** The detailed operations of one generic entity, keyed by "METHOD url" as Fastify registers them. */
+function entityOperations(model: EntityModel): Record<string, Operation> {
+  const t = model.typeName;
+  const base = model.api.basePath;
+  const record = { $ref: `#/components/schemas/${t}` };
+  const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
+  const ops: Record<string, Operation> = {
+    [`GET ${base}`]: { summary: `Page of ${t} records`, parameters: listParameters(model, true), responses: { 200: { description: 'A page', ...json({ type: 'object', properties: { items: { type: 'array', items: record }, total: { type: 'integer' } }, required: ['items', 'total'] }) } } },
+    [`GET ${base}/find`]: { summary: `${t} records matching the query (no total)`, parameters: listParameters(model, false), responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
+    [`GET ${base}/find-one`]: { summary: `First ${t} matching the query`, parameters: listParameters(model, false).filter((p) => ['search', 'filters'].includes(String(p.name))), responses: { 200: { description: 'The record', ...json(record) } } },
+    [`GET ${base}/search`]: { summary: `${t} records whose searchable fields match`, parameters: [{ name: 'search', in: 'query', schema: { type: 'string' } }], responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
+    [`GET ${base}/ids/:ids`]: { summary: `${t} records by comma-joined ids`, responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
+    [`GET ${base}/:id`]: { summary: `One ${t}`, responses: { 200: { description: 'The record', ...json(record) } } },
+    [`POST ${base}`]: { summary: `Create a ${t}`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Create` }) }, responses: { 201: { description: 'Created', ...json(record) } } },
+    [`PUT ${base}/:id`]: { summary: `Update a ${t} (fields sent are merged over the stored record)`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Update` }) }, responses: { 200: { description: 'Updated', ...json(record) } } },
+    [`DELETE ${base}/:id`]: { summary: `Delete a ${t}`, responses: { 204: { description: 'Deleted' } } },
+    [`GET ${base}/export`]: {
+      summary: `Export ${t} records to a file`,
+      parameters: [
+        { name: 'format', in: 'query', schema: { type: 'string', enum: model.export.formats, default: 'JSON' } },
+        { name: 'headers', in: 'query', description: `Comma-joined fields (default: ${model.export.headers.join(', ')})`, schema: { type: 'string' } },
+        { name: 'separator', in: 'query', schema: { type: 'string', default: ';' } },
+        ...listParameters(model, false).map((p) => (p.name === 'limit' ? { ...p, description: '0 = all', schema: { type: 'integer', minimum: 0, default: 0 } } : p)),
+      ],
+      responses: { 200: { description: 'Where the file is', ...json({ $ref: '#/components/schemas/ExportFile' }) } },
+    },
+    [`POST ${base}/import`]: {
+      summary: `Import ${t} records from CSV or JSON (all or nothing)`,
+      parameters: [
+        { name: 'format', in: 'query', schema: { type: 'string', enum: model.import.formats } },
+        { name: 'dryRun', in: 'query', schema: { type: 'boolean', default: false } },
+      ],
+      requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } } } },
+      responses: { 200: { description: 'Import report', ...json({ $ref: '#/components/schemas/ImportReport' }) } },
+    },
+  };
+  return ops;
+}
+
+/**
+ * The OpenAPI 3.1 document: every registered route (from the server's own route table, so nothing
+ * registered goes undocumented), the generic entities in detail from the generated models and
+ * schemas, and each route's permission as `x-permission` and in its description.
+ */
+export function buildOpenApi(options: {
+  entities: EntityModelMap;
+  schemas: Record<string, EntitySchemas>;
+  routes: DocumentedRoute[];
+  version: string;
+}): OpenApiDocument {
+  const { entities, schemas, routes } = options;
+  const detailed = new Map<string, { operation: Operation; tag: string }>();
+  const componentsSchemas: Record<string, unknown> = {
+    Error: {
+      type: 'object',
+      properties: {
+        message: { type: 'string' },
+        i18nMessage: { type: 'string', description: 'Locale key of the message, when there is one' },
+        inputErrors: {
+          type: 'array',
+          items: { type: 'object', properties: { field: { type: 'string', description: 'parent.index.field for nested lists' }, reason: { type: 'string', description: 'Locale key, e.g. validation.required' } }, required: ['field', 'reason'] },
+        },
+      },
+      required: ['message'],
+    },
+    ExportFile: { type: 'object', properties: { url: { type: 'string' }, rowCount: { type: 'integer' }, time: { type: 'number', description: 'milliseconds' } }, required: ['url', 'rowCount', 'time'] },
+    ImportReport: {
+      type: 'object',
+      properties: {
+        dryRun: { type: 'boolean' }, total: { type: 'integer' }, valid: { type: 'integer' }, invalid: { type: 'integer' }, created: { type: 'integer' },
+        errors: { type: 'array', items: { type: 'object', properties: { row: { type: 'integer' }, field: { type: 'string' }, reason: { type: 'string' } } } },
+      },
+    },
+  };
+  const tags: OpenApiDocument['tags'] = [];
+  for (const model of Object.values(entities)) {
+    const entitySchemas = schemas[model.name];
+    if (!entitySchemas) continue;
+    componentsSchemas[model.typeName] = component(entitySchemas.record);
+    componentsSchemas[`${model.typeName}Create`] = component(entitySchemas.create);
+    componentsSchemas[`${model.typeName}Update`] = component(entitySchemas.update);
+    if (model.api.provider !== 'generic') continue;
+    tags.push({ name: model.typeName, description: `${model.api.basePath} (manifest ${model.name})` });
+    for (const [key, operation] of Object.entries(entityOperations(model))) detailed.set(key, { operation, tag: model.typeName });
+  }
+
+  const paths: OpenApiDocument['paths'] = {};
+  const seenTags = new Set(tags.map((t) => t.name));
+  for (const route of routes) {
+    const method = route.method.toUpperCase();
+    if (method === 'HEAD' || method === 'OPTIONS') continue;
+    if (!route.url.startsWith('/api') && route.url !== '/graphql' && !route.url.startsWith('/files')) continue;
+    const known = detailed.get(`${method} ${route.url}`);
+    const tag = known?.tag ?? route.schema?.tags?.[0] ?? route.url.split('/')[2] ?? 'api';
+    if (!seenTags.has(tag)) {
+      seenTags.add(tag);
+      tags.push({ name: tag });
+    }
+    const isPublic = route.access === 'public';
+    const accessText = isPublic ? 'Public.' : route.access === 'authenticated' ? 'Any signed-in caller.' : `Requires permission \`${route.access}\` (or the entity's :manage).`;
+    const operation: Operation = {
+      tags: [tag],
+      summary: known?.operation.summary ?? route.schema?.summary ?? `${method} ${route.url}`,
+      description: [accessText, route.schema?.description].filter(Boolean).join('\n\n'),
+      operationId: `${method.toLowerCase()}${toOpenApiPath(route.url).replace(/[{}]/g, '').split(/[/-]/).filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('')}`,
+      'x-permission': route.access,
+      parameters: [...pathParameters(route.url), ...((known?.operation.parameters as Operation[] | undefined) ?? querystringParameters(route.schema?.querystring))],
+      ...(known?.operation.requestBody ? { requestBody: known.operation.requestBody } : route.schema?.body ? { requestBody: { content: { 'application/json': { schema: route.schema.body } } } } : {}),
+      responses: {
+        ...((known?.operation.responses as Record<string, unknown> | undefined) ?? { 200: { description: 'Success' } }),
+        ...errorResponses(SHOWN_ERRORS_BY_ACCESS[isPublic ? 'public' : 'signed']),
+      },
+      ...(isPublic ? { security: [] } : {}),
+    };
+    (paths[toOpenApiPath(route.url)] ??= {})[method.toLowerCase()] = operation;
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Forja API',
+      version: options.version,
+      description: 'Manifest-driven API of the Forja console. Errors always have the shape `{ message, i18nMessage?, inputErrors? }`. Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login, or an API key in `x-api-key`.',
+    },
+    servers: [{ url: '/' }],
+    tags,
+    paths,
+    components: {
+      schemas: componentsSchemas,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+      },
+    },
+    ...{ security: [{ bearer: [] }, { apiKey: [] }] },
+  } as OpenApiDocument;
+}
+
+function querystringParameters(schema: unknown): Operation[] {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  if (!properties) return [];
+  return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', schema: property }));
+}
