@@ -1,4 +1,5 @@
 import type { FeatureDependencies, ServerFeature } from '../http/server-features.ts';
+import { registerAnalyticsRoutes } from './analytics/analytics-routes.ts';
 import { ChatLlm } from './chat-llm.ts';
 import { readChatLimits } from './chat-limits.ts';
 import { registerChatRoutes } from './chat-routes.ts';
@@ -6,11 +7,12 @@ import { ChatService } from './chat-service.ts';
 import { ChatStore } from './chat-store.ts';
 import { chatRetrievalIndex } from './chat-retrieval-index.ts';
 
-/** The public chat: /api/chat/* (see chat-routes.ts) and the services behind it. */
+/** The public chat: /api/chat/* (see chat-routes.ts), the services behind it, and the console's bot analytics. */
 export const registerChatFeature: ServerFeature = (app, deps: FeatureDependencies) => {
   const limits = readChatLimits();
   const store = new ChatStore(deps.database, deps.service);
   const llm = new ChatLlm(deps.database);
   const service = new ChatService(store, llm, chatRetrievalIndex(deps.database));
   registerChatRoutes(app, service, limits);
+  registerAnalyticsRoutes(app, deps.database, deps.service);
 };

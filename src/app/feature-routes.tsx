@@ -19,5 +19,6 @@ export interface FeatureRoute {
 export const featureRoutes: FeatureRoute[] = [
   { path: '/chat/qr/:botId', component: lazy(() => import('../chat/chat-qr-page.tsx')), layout: 'chat', auth: false, permission: null },
   { path: '/chat/:botId/:conversationId?', component: lazy(() => import('../chat/chat-page.tsx')), layout: 'chat', auth: false, permission: null },
+  { path: '/analytics', component: lazy(() => import('../chat/analytics/bot-analytics-page.tsx')), layout: 'default', auth: true, permission: 'bottrace:manage' },
   { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-search-page.tsx')), layout: 'default', auth: true, permission: 'knowledge:manage' },
 ];

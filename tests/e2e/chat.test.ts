@@ -139,6 +139,18 @@ describe('public chat in Chromium', () => {
     await dialog.getByTestId('trace-fragments').scrollIntoViewIfNeeded();
     await admin.screenshot({ path: 'tests/e2e/screenshots/chat-trace-detail.png' });
 
+    // Bot analytics: the answers and the reaction of this conversation are counted.
+    await admin.goto(`${app.webUrl}/analytics`);
+    const charts = admin.getByTestId('analytics-charts');
+    // First import of @mantine/charts: the dev server may optimise it and reload the page once.
+    await charts.waitFor({ timeout: 15_000 }).catch(async () => {
+      await admin.reload();
+      await charts.waitFor();
+    });
+    await charts.getByText('Respuestas por día').waitFor();
+    await admin.waitForTimeout(800);
+    await app.screenshot(admin, 'chat-analytics');
+
     // The conversation row's chat action resumes the conversation.
     await admin.goto(`${app.webUrl}/crud/conversation`);
     const conversationRow = admin.getByRole('row').filter({ hasText: 'Ana García' });
