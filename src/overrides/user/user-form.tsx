@@ -3,6 +3,8 @@ import { EntityForm, type EntityFormProps } from '../../../runtime/form/entity-f
 
 /** Fields only the create form shows. */
 export const CREATE_ONLY_FIELDS = ['password'] as const;
+/** Never in the admin form: the avatar is the user's own, changed from the profile card. */
+export const HIDDEN_FIELDS = ['avatar'] as const;
 
 /** Drops fields from generated schemas (properties, required list and UI schema). */
 export function withoutSchemaFields(schemas: EntityFormProps['schemas'], names: readonly string[]): EntityFormProps['schemas'] {
@@ -25,6 +27,6 @@ export function withoutSchemaFields(schemas: EntityFormProps['schemas'], names: 
  */
 export function UserForm(props: EntityFormProps) {
   const { schemas, operation } = props;
-  const adjusted = useMemo(() => (operation === 'create' ? schemas : withoutSchemaFields(schemas, CREATE_ONLY_FIELDS)), [schemas, operation]);
+  const adjusted = useMemo(() => withoutSchemaFields(schemas, operation === 'create' ? HIDDEN_FIELDS : [...HIDDEN_FIELDS, ...CREATE_ONLY_FIELDS]), [schemas, operation]);
   return <EntityForm {...props} schemas={adjusted} />;
 }
