@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
@@ -6,7 +5,9 @@ import type { FeatureDependencies } from '../http/server-features.ts';
 import { schemas as generatedSchemas } from '../generated/schemas.ts';
 import { buildOpenApi, type DocumentedRoute } from './build-openapi.ts';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+import packageJson from '../../package.json' with { type: 'json' };
+
+const VERSION = packageJson.version;
 
 /**
  * GET /api/docs (interactive) and /api/docs/json: the OpenAPI 3.1 document, built once the server

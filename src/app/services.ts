@@ -10,7 +10,10 @@ import { overrides } from './overrides.ts';
  * Transport from configuration (VITE_TRANSPORT, default rest). It reads the bearer token from the
  * session store on every request and signs out on a 401.
  */
-const transport = createTransport(import.meta.env.VITE_TRANSPORT ?? 'rest', transportOptions);
+const kind = import.meta.env.VITE_TRANSPORT ?? 'rest';
+// The GraphQL documents are only fetched by consoles configured for GraphQL.
+const graphqlDocuments = kind === 'graphql' ? (await import('../generated/graphql-operations.ts')).graphqlDocuments : undefined;
+const transport = createTransport(kind, { ...transportOptions, graphqlDocuments });
 
 export const services: RuntimeServices = {
   providers: createProviders(transport),

@@ -1,0 +1,31 @@
+// The same CRUD round trip as crud.test.ts, with the console configured for the GraphQL transport.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
+import { crudRoundTrip } from './helpers/crud-round-trip.ts';
+
+let app: AppUnderTest;
+
+beforeAll(async () => {
+  // Read by the Vite process the helper starts (this file runs in its own worker).
+  process.env.VITE_TRANSPORT = 'graphql';
+  app = await startApp();
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe('CRUD page over GraphQL in Chromium', () => {
+  it('creates, edits and deletes a bot trace status through /graphql', async () => {
+    const page = await app.newPage();
+    const calls: string[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/graphql' || url.pathname.startsWith('/api/bot-trace-statuses')) calls.push(`${request.method()} ${url.pathname}`);
+    });
+    await crudRoundTrip(app, page);
+    expect(calls.filter((call) => call === 'POST /graphql').length).toBeGreaterThanOrEqual(4);
+    expect(calls.filter((call) => call.includes('/api/bot-trace-statuses'))).toEqual([]);
+    await page.close();
+  });
+});

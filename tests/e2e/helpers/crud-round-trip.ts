@@ -1,0 +1,33 @@
+import { expect } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { AppUnderTest } from './app-under-test.ts';
+
+/** Signs in, then creates, edits and deletes a bot trace status through the generic CRUD page. */
+export async function crudRoundTrip(app: AppUnderTest, page: Page & { errors: string[] }): Promise<void> {
+  await page.goto(`${app.webUrl}/`);
+  // Signed-out visitors are sent to /login?redirect=/ by the route guard.
+  await page.waitForLoadState('networkidle');
+  if (new URL(page.url()).pathname === '/login') await app.signIn(page);
+  await page.getByRole('link', { name: 'Estados de traza' }).click();
+  await page.getByRole('heading', { name: 'Estados de traza' }).waitFor();
+
+  await page.getByRole('button', { name: 'Crear' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByRole('textbox', { name: 'Nombre' }).fill('E2E status');
+  await dialog.getByRole('textbox', { name: 'Descripción' }).fill('made in chromium');
+  await dialog.getByRole('button', { name: 'Crear' }).click();
+  await page.getByRole('cell', { name: 'E2E status' }).waitFor();
+  await page.getByText('¡Entidad creada correctamente!').waitFor();
+
+  // Seeded statuses share the table: act on the created row only.
+  await page.getByRole('row', { name: /E2E status/ }).getByRole('button', { name: 'Editar' }).click();
+  await dialog.getByRole('textbox', { name: 'Nombre' }).fill('E2E renamed');
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await page.getByRole('cell', { name: 'E2E renamed' }).waitFor();
+
+  await page.getByRole('row', { name: /E2E renamed/ }).getByRole('button', { name: 'Eliminar' }).click();
+  await dialog.getByRole('button', { name: 'Eliminar' }).click();
+  await page.getByText('¡Entidad eliminada correctamente!').waitFor();
+  await page.getByRole('cell', { name: 'E2E renamed' }).waitFor({ state: 'detached' });
+  expect(page.errors).toEqual([]);
+}
