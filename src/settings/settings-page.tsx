@@ -46,7 +46,7 @@ export default function SettingsPage() {
 
   const display = (setting: Setting) => {
     const { type, value } = setting;
-    if (type === 'password') return <Badge variant="light" color={value ? 'green' : 'gray'}>{value ? t('settings.passwordSet') : t('settings.passwordUnset')}</Badge>;
+    if (type === 'password') return <Badge variant="outline" color={value ? 'green' : 'gray'}>{value ? t('settings.passwordSet') : t('settings.passwordUnset')}</Badge>;
     if (type === 'boolean') return <Badge color={value === true ? 'green' : 'red'}>{t(value === true ? 'common.yes' : 'common.no')}</Badge>;
     if (Array.isArray(value)) return value.length ? <Group gap={4}>{value.map((item) => <Badge key={String(item)} variant="outline">{String(item)}</Badge>)}</Group> : <Text c="dimmed">{t('settings.none')}</Text>;
     if (value === '' || value === null || value === undefined) return <Text c="dimmed">{t('settings.none')}</Text>;

@@ -73,7 +73,7 @@ describe.sequential('console', () => {
     await admin.getByRole('row', { name: /Admin/ }).first().getByRole('button', { name: 'Editar' }).click();
     await dialog(admin).getByTestId('role-readonly-warning').waitFor();
     expect(await dialog(admin).getByRole('button', { name: 'Guardar' }).count()).toBe(0);
-    await app.screenshot(admin, 'role-readonly');
+    await app.screenshot(admin, 'role-readonly', { fullPage: false });
     await dialog(admin).getByRole('button', { name: 'Cancelar' }).click();
 
     await admin.getByRole('button', { name: 'Crear' }).click();
@@ -83,7 +83,7 @@ describe.sequential('console', () => {
       const box = dialog(admin).getByRole('checkbox', { name: permission, exact: true });
       if ((await box.count()) > 0) await box.check();
     }
-    await app.screenshot(admin, 'role-create');
+    await app.screenshot(admin, 'role-create', { fullPage: false });
     await dialog(admin).getByRole('button', { name: 'Crear' }).click();
     await admin.getByRole('cell', { name: 'Soporte' }).waitFor();
 
@@ -97,7 +97,7 @@ describe.sequential('console', () => {
     await form.getByRole('textbox', { name: 'Teléfono' }).fill('600000001');
     await pickOption(admin, 'Rol', 'Soporte');
     await pickOption(admin, 'Organización', 'Acme');
-    await app.screenshot(admin, 'user-create');
+    await app.screenshot(admin, 'user-create', { fullPage: false });
     await form.getByRole('button', { name: 'Crear' }).click();
     await admin.getByRole('cell', { name: SUPPORT.username, exact: true }).waitFor();
     // Active badge in green.
@@ -156,7 +156,7 @@ describe.sequential('console', () => {
     await dialog(admin).getByTestId('admin-password-submit').click();
     await dialog(admin).getByTestId('password-dialog-success').waitFor();
     expect(await dialog(admin).getByTestId('admin-password-submit').count()).toBe(0);
-    await app.screenshot(admin, 'admin-password-done');
+    await app.screenshot(admin, 'admin-password-done', { fullPage: false });
     await dialog(admin).getByRole('button', { name: 'Cerrar' }).click();
     await expect(app.apiToken(SUPPORT.username, SUPPORT.adminSet)).resolves.toBeTypeOf('string');
   });
@@ -171,7 +171,7 @@ describe.sequential('console', () => {
     const secret = (await admin.getByTestId('api-key-secret').textContent())?.trim() ?? '';
     expect(secret.length).toBeGreaterThan(16);
     expect(await secretDialog.textContent()).toContain('La clave de API solo se muestra una vez');
-    await app.screenshot(admin, 'api-key-secret');
+    await app.screenshot(admin, 'api-key-secret', { fullPage: false });
     // Persistent: Escape does not close it.
     await admin.keyboard.press('Escape');
     expect(await secretDialog.isVisible()).toBe(true);
@@ -202,7 +202,7 @@ describe.sequential('console', () => {
     await dialog(admin).getByTestId('setting-input').fill('12a');
     await dialog(admin).getByTestId('setting-save').click();
     await dialog(admin).getByText('Formato Invalido. Solo se esperan números.').waitFor();
-    await app.screenshot(admin, 'settings-number-invalid');
+    await app.screenshot(admin, 'settings-number-invalid', { fullPage: false });
     await dialog(admin).getByTestId('setting-input').fill('30000');
     await dialog(admin).getByTestId('setting-save').click();
     await dialog(admin).waitFor({ state: 'hidden' });

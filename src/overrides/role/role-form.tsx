@@ -122,9 +122,19 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
                       }}
                       aria-label={`${t('role.selectGroup')} ${group.name}`}
                     />
-                    <SimpleGrid cols={{ base: 1, sm: 3 }} spacing={4} pl="lg">
+                    <SimpleGrid cols={{ base: 2, sm: 4 }} spacing={4} pl="lg">
                       {group.permissions.map((permission) => (
-                        <Checkbox key={permission} size="sm" label={permission} checked={permissions.includes(permission)} disabled={readOnly} onChange={(event) => toggle(permission, event.currentTarget.checked)} />
+                        <Checkbox
+                          key={permission}
+                          size="sm"
+                          // The group heading names the prefix; the label keeps the action short, the accessible name stays the full permission.
+                          label={group.name === GENERAL_GROUP ? permission : permission.slice(group.name.length + 1)}
+                          aria-label={permission}
+                          title={permission}
+                          checked={permissions.includes(permission)}
+                          disabled={readOnly}
+                          onChange={(event) => toggle(permission, event.currentTarget.checked)}
+                        />
                       ))}
                     </SimpleGrid>
                   </Stack>

@@ -33,7 +33,8 @@ export interface AppUnderTest {
   apiToken(username?: string, password?: string): Promise<string>;
   /** fetch against the API with JSON body and optional token; throws on non-2xx. */
   api<T = unknown>(method: string, urlPath: string, body?: unknown, token?: string): Promise<T>;
-  screenshot(page: Page, name: string): Promise<string>;
+  /** Saves tests/e2e/screenshots/<name>.png; fullPage false for dialogs (fixed overlays tile oddly in full-page shots). */
+  screenshot(page: Page, name: string, options?: { fullPage?: boolean }): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -145,10 +146,10 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
       return accessToken;
     },
     api: apiCall,
-    async screenshot(page, name) {
+    async screenshot(page, name, screenshotOptions = {}) {
       fs.mkdirSync(screenshotDir, { recursive: true });
       const file = path.join(screenshotDir, `${name}.png`);
-      await page.screenshot({ path: file, fullPage: true });
+      await page.screenshot({ path: file, fullPage: screenshotOptions.fullPage ?? true });
       return file;
     },
     async stop() {
