@@ -77,7 +77,7 @@ describe.each(models.map((model) => [model.name, model] as const))('%s', (_name,
 
   it('each action is allowed by exactly its permission (or :manage); other actions stay 403', async () => {
     const actions = [...new Set(routes.map((r) => r.action))];
-    const holders = new Map<string, ApiClient>();
+    const holders = new Map<MatrixRoute['action'], ApiClient>();
     for (const action of actions) holders.set(action, (await userWith(server, [p[action]])).client);
     const manager = (await userWith(server, [p.manage])).client;
     for (const route of routes) {

@@ -34,6 +34,9 @@ const REACTIONS = entities.bottrace.fields.find((f) => f.name === 'reaction')!.v
 const WORDS = ['reset password', 'billing', 'invoice', 'refund', 'login', 'shipping', 'delivery', 'account', 'cancel', 'upgrade'];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-bench-api-'));
+// Every request is authenticated as the seeded administrator, as the console's would be.
+const ADMIN_PASSWORD = 'bench-admin-password';
+let token = '';
 const dbFile = path.join(dataDir, 'forja.db');
 
 async function seed(): Promise<{ statusIds: string[]; traceIds: string[] }> {
@@ -87,7 +90,7 @@ async function seed(): Promise<{ statusIds: string[]; traceIds: string[] }> {
 function startServer(): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_PASSWORD },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -95,7 +98,15 @@ function startServer(): Promise<ChildProcess> {
     const poll = async () => {
       try {
         const res = await fetch(`${BASE}/api/health`);
-        if (res.ok) return resolve(child);
+        if (res.ok) {
+          const login = await fetch(`${BASE}/api/auth/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+          });
+          token = ((await login.json()) as { accessToken: string }).accessToken;
+          return resolve(child);
+        }
       } catch {
         /* not up yet */
       }
@@ -122,6 +133,7 @@ async function load(name: string, paths: string[]): Promise<AutocannonResult> {
     url: BASE,
     connections: CONNECTIONS,
     duration: DURATION,
+    headers: { authorization: `Bearer ${token}` },
     requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[next++ % paths.length] }) }],
   });
   console.log(
@@ -151,7 +163,7 @@ function directPageTime(statusId: string): { page: number; count: number } {
 /** One GET on a fresh connection (a pooled keep-alive socket may be closed by the server meanwhile). */
 function getJson<T>(url: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    http.get(url, { agent: false }, (res) => {
+    http.get(url, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (chunk) => (text += chunk));
