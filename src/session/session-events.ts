@@ -12,6 +12,8 @@ export function onSessionEvent(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** Also dispatched on window as `forja:<event>` for code outside the module graph (embeds, tests). */
 export function emitSessionEvent(event: SessionEvent): void {
   for (const listener of [...listeners]) listener(event);
+  if (typeof window !== 'undefined' && typeof CustomEvent !== 'undefined') window.dispatchEvent(new CustomEvent(`forja:${event}`));
 }
