@@ -8,6 +8,7 @@ import { registerGoogleRoutes } from './google-routes.ts';
 import { createMailSender } from './mail-sender.ts';
 import { registerPasswordRoutes } from './password-routes.ts';
 import { RecoveryCodes } from './recovery-codes.ts';
+import { registerRoleAssignmentGuard } from './role-assignment-guard.ts';
 import { registerRoleGuards } from './role-guards.ts';
 import { UserAccounts } from './user-accounts.ts';
 import { registerUsersExportFilters } from './users-export-filters.ts';
@@ -33,5 +34,6 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   registerDirectoryRoutes(app, { service, entities: deps.entities });
   registerApiKeySecrets(app, { database, service, pepper: identity.apiKeyPepper });
   registerRoleGuards(app, database);
+  registerRoleAssignmentGuard(app, database);
   registerUsersExportFilters(app);
 };

@@ -136,6 +136,20 @@ describe('roles', () => {
     expect((await server.put(`/api/roles/${mine._id}`, { readonly: true })).body.readonly).not.toBe(true);
   });
 
+  it('without role:view a caller may only give users the child roles of their own role', async () => {
+    const all = (await server.get('/api/roles/all')).body;
+    const userRole = all.find((r: any) => r.name === 'User');
+    const adminRole = all.find((r: any) => r.name === 'Admin');
+    const delegate = await userWith(server, ['user:create', 'user:update'], { tenant: tenantA._id, childRoles: [userRole._id] });
+    const body = { name: 'Hire', username: 'hire', email: 'hire@example.com', phone: '1', password: 'hire-pass-1' };
+    const escalate = await delegate.client.post('/api/users', { ...body, role: adminRole._id });
+    expect(escalate.status).toBe(403);
+    const hired = await delegate.client.post('/api/users', { ...body, role: { _id: userRole._id } });
+    expect(hired.status).toBe(201);
+    expect((await delegate.client.put(`/api/users/${hired.body._id}`, { role: adminRole._id })).status).toBe(403);
+    expect((await delegate.client.put(`/api/users/${hired.body._id}`, { name: 'Hired' })).status).toBe(200);
+  });
+
   it('changing a role\'s permissions needs role:permissions', async () => {
     const editor = await userWith(server, ['role:update', 'role:create']);
     const role = await create(server, '/api/roles', { name: 'Target', permissions: [] });
