@@ -8659,7 +8659,7 @@ export const entities: EntityModelMap = {
       "deletable": true,
       "viewable": true,
       "exportable": true,
-      "importable": true
+      "importable": false
     },
     "export": {
       "formats": [
@@ -8677,10 +8677,7 @@ export const entities: EntityModelMap = {
       ]
     },
     "import": {
-      "formats": [
-        "CSV",
-        "JSON"
-      ]
+      "formats": []
     },
     "dialog": {
       "fullscreen": false,

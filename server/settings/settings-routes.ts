@@ -25,6 +25,14 @@ export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStor
     return [...groups].map(([category, settings]) => ({ category, settings }));
   });
 
+  // Public: the sign-in page shows the registration and recovery links and the Google button only
+  // when enabled (spec §2), before anyone is signed in. Only these three values are exposed.
+  app.get('/api/settings/public', async () => ({
+    registration: await store.getBoolean('auth.registrationEnabled'),
+    recovery: await store.getBoolean('auth.recoveryEnabled'),
+    googleClientId: (await store.getString('google.clientId'))?.trim() || null,
+  }));
+
   app.get<{ Params: { keyOrId: string } }>('/api/settings/:keyOrId', { config: { permission: VIEW } }, async (request) =>
     publicSetting(await store.find(request.params.keyOrId)),
   );

@@ -7564,7 +7564,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "deletable": true,
       "viewable": true,
       "exportable": true,
-      "importable": true
+      "importable": false
     },
     "export": {
       "formats": [
@@ -7582,10 +7582,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       ]
     },
     "import": {
-      "formats": [
-        "CSV",
-        "JSON"
-      ]
+      "formats": []
     },
     "dialog": {
       "fullscreen": false,

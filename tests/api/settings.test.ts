@@ -79,3 +79,19 @@ describe('settings API', () => {
     }
   });
 });
+
+describe('public sign-in options', () => {
+  it('GET /api/settings/public answers anonymous callers with only the three sign-in flags', async () => {
+    const server = await startTestServer();
+    try {
+      const before = await server.as(null).get('/api/settings/public');
+      expect(before.status).toBe(200);
+      expect(before.body).toEqual({ registration: false, recovery: true, googleClientId: null });
+      const setting = (await server.get('/api/settings/auth.registrationEnabled')).body as { _id: string };
+      expect((await server.patch(`/api/settings/${setting._id}`, { value: true })).status).toBe(200);
+      expect((await server.as(null).get('/api/settings/public')).body).toEqual({ registration: true, recovery: true, googleClientId: null });
+    } finally {
+      await server.close();
+    }
+  });
+});
