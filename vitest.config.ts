@@ -1,6 +1,12 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
+const postgresTestUrl = process.env.DATABASE_URL_TEST?.trim();
+if (!postgresTestUrl) {
+  if (process.env.CI) throw new Error('CI must run the API suite on PostgreSQL too: DATABASE_URL_TEST is not set (see .ci/run)');
+  console.warn('[vitest] api-postgres SKIPPED: DATABASE_URL_TEST is not set (eval "$(.ci/services.sh)" starts PostgreSQL and Redis locally)');
+}
+
 // One runner, several kinds of test: each project is a folder under tests/ (see DESIGN.md).
 export default defineConfig({
   test: {
@@ -25,6 +31,36 @@ export default defineConfig({
           pool: 'forks',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      // The same API suite on PostgreSQL (tests/api/helpers/test-database.ts): each test server
+      // gets a database of its own on DATABASE_URL_TEST's server. Skipped, with a note, where no
+      // PostgreSQL is configured (a developer machine); .ci/run always configures one.
+      ...(postgresTestUrl
+        ? [
+            {
+              test: {
+                name: 'api-postgres',
+                include: ['tests/api/**/*.test.ts'],
+                environment: 'node',
+                pool: 'forks' as const,
+                testTimeout: 30_000,
+                hookTimeout: 60_000,
+                env: { FORJA_TEST_DB: 'postgres' },
+              },
+            },
+          ]
+        : []),
+      {
+        // Bad input, faults and hostile clients (tests/fuzz, SECURITY.md); one file at a time.
+        test: {
+          name: 'fuzz',
+          include: ['tests/fuzz/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          fileParallelism: false,
+          testTimeout: 300_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -8,7 +8,12 @@ import path from 'node:path';
  * | PORT              | 3000                           | HTTP port (0 picks a free one)                 |
  * | HOST              | 0.0.0.0                        | Interface to listen on                         |
  * | DATA_DIR          | ./data                         | Database file, uploads and exports live here   |
- * | DATABASE_URL      | (unset: SQLite DATA_DIR/forja.db) | sqlite:<path> or a file path; postgres:// later |
+ * | DATABASE_URL      | (unset: SQLite DATA_DIR/forja.db) | sqlite:<path>, a file path, or postgres://...  |
+ * | PG_POOL_SIZE      | 10                             | PostgreSQL connections per instance            |
+ * | REDIS_URL         | (unset: limits in memory)      | redis://... shares rate limits across instances |
+ * | INSTANCE_MODE     | single                         | multi: several instances (README-scaling.md);  |
+ * |                   |                                | with multi or REDIS_URL, JWT_SECRET and        |
+ * |                   |                                | API_KEY_SECRET must be set (start refused)     |
  * | LOG_LEVEL         | info                           | pino level: fatal, error, warn, info, debug... |
  * | MAX_UPLOAD_BYTES  | 26214400 (25 MB)               | Largest accepted upload / import file          |
  */
@@ -17,6 +22,10 @@ export interface ServerConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** Shared store of the rate-limit counters; null keeps them in this process's memory. */
+  redisUrl: string | null;
+  /** 'multi' when several instances serve the same database (README-scaling.md). */
+  instanceMode: 'single' | 'multi';
   logLevel: string;
   maxUploadBytes: number;
   /** Built console served at / (single-page fallback); ignored when the folder does not exist. */
@@ -37,6 +46,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || './data'),
     databaseUrl: env.DATABASE_URL?.trim() || null,
+    redisUrl: env.REDIS_URL?.trim() || null,
+    instanceMode: readInstanceMode(env),
     logLevel,
     maxUploadBytes: readInteger(env, 'MAX_UPLOAD_BYTES', DEFAULT_MAX_UPLOAD_BYTES),
     distDir: path.resolve(cwd, 'dist'),
@@ -51,4 +62,10 @@ function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
     throw new Error(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+function readInstanceMode(env: NodeJS.ProcessEnv): 'single' | 'multi' {
+  const raw = env.INSTANCE_MODE?.trim().toLowerCase() || 'single';
+  if (raw !== 'single' && raw !== 'multi') throw new Error(`INSTANCE_MODE must be single or multi; got ${JSON.stringify(env.INSTANCE_MODE)}`);
+  return raw;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { SqlDialect } from './sql-dialect.ts';
+import { openPostgresDatabase, poolSizeFromEnv } from './postgres-database.ts';
 import { openSqliteDatabase } from './sqlite-database.ts';
 
 export type Row = Record<string, unknown>;
@@ -8,7 +9,7 @@ export type Row = Record<string, unknown>;
 /**
  * The one handle the rest of the server uses for SQL. Queries are built with `kysely` and
  * compiled; executing them goes through these methods so each engine can execute its own
- * best way (SQLite: cached prepared statements; PostgreSQL later: a pool and cursors).
+ * best way (SQLite: cached prepared statements; PostgreSQL: a pool and server-side cursors).
  */
 export interface Database {
   readonly dialect: SqlDialect;
@@ -40,9 +41,10 @@ export interface DatabaseOptions {
 
 type Opener = (location: string) => Database;
 
-/** Engines by URL scheme. Add `postgres` here (and a PostgresDatabase) to scale out. */
+/** Engines by URL scheme: SQLite (one process) or PostgreSQL (several instances, see README-scaling.md). */
 const OPENERS: Record<string, Opener> = {
   sqlite: (location) => openSqliteDatabase(location),
+  postgres: (location) => openPostgresDatabase(location, { poolSize: poolSizeFromEnv() }),
 };
 
 export function openDatabase(options: DatabaseOptions): Database {

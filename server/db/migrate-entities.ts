@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EntityModel } from '../../generator/model/entity-model.ts';
 import type { Database } from './database.ts';
@@ -13,7 +13,22 @@ export async function migrateEntities(
   models: readonly EntityModel[],
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
 ): Promise<void> {
-  const { kysely, dialect } = database;
+  if (database.dialect.name !== 'postgres') return migrate(database.kysely, database, models, log);
+  // Several instances may start together: one migrates at a time (a transaction-scoped advisory
+  // lock on one connection), the others then find the tables and columns already there.
+  await database.kysely.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext('forja:migrate-entities'))`.execute(trx);
+    await migrate(trx, database, models, log);
+  });
+}
+
+async function migrate(
+  kysely: Kysely<any>,
+  database: Database,
+  models: readonly EntityModel[],
+  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
+): Promise<void> {
+  const { dialect } = database;
   const existing = new Map(
     (await kysely.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((c) => c.name))]),
   );

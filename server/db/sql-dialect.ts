@@ -19,6 +19,11 @@ export interface SqlDialect {
    * ESCAPE_CHAR (see escapeLike), so user input can never act as a wildcard.
    */
   containsInsensitive(column: string, pattern: string): Expression<SqlBool>;
+  /**
+   * True when ORDER BY must say NULLS FIRST (asc) / NULLS LAST (desc) to sort NULL as the lowest
+   * value, SQLite's behaviour and so the API's (PostgreSQL sorts NULL highest by default).
+   */
+  readonly explicitNullOrder: boolean;
   /** True when the JSON array stored in `column` holds any of `values`. */
   jsonArrayContainsAny(column: string, values: readonly unknown[]): Expression<SqlBool>;
 }

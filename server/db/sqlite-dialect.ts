@@ -16,6 +16,7 @@ const COLUMN_TYPES: Record<ColumnType, string> = {
 };
 
 export const sqliteDialect: SqlDialect = {
+  explicitNullOrder: false,
   name: 'sqlite',
 
   columnType(type) {

@@ -89,7 +89,11 @@ export function selectList(
     .select(columns as string[])
     .where(listConditions(database, runtime, scope, query));
   const ordered = !(options.storageOrder && !query.orderBy);
-  if (ordered && query.orderBy) select = select.orderBy(query.orderBy, query.order);
+  if (ordered && query.orderBy) {
+    select = database.dialect.explicitNullOrder
+      ? select.orderBy(query.orderBy, (ob) => (query.order === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsFirst()))
+      : select.orderBy(query.orderBy, query.order);
+  }
   if (ordered && query.orderBy !== '_id') select = select.orderBy('_id', query.order);
   if (query.limit > 0) select = select.limit(query.limit).offset(query.offset);
   return select;

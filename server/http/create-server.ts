@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyCors from '@fastify/cors';
+import { Redis } from 'ioredis';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { ServerConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/database.ts';
@@ -76,6 +77,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
 
+  const identityConfig: IdentityConfig = { ...loadIdentityConfig(), ...options.identity };
+  checkScaleOutSecrets(config, identityConfig);
   fs.mkdirSync(config.dataDir, { recursive: true });
   const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   app.addHook('onClose', async () => database.close());
@@ -84,7 +87,6 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
   const service = new EntityService(database, runtimes);
 
-  const identityConfig: IdentityConfig = { ...loadIdentityConfig(), ...options.identity };
   await seedDatabase({ database, service, entities, identity: identityConfig, dataDir: config.dataDir, port: config.port });
   const identity = createIdentity({ dataDir: config.dataDir, database, config: identityConfig });
   const settings = settingsStoreFor(database);
@@ -101,8 +103,19 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const origins = identityConfig.corsOrigins;
   await app.register(fastifyCors, { origin: origins.includes('*') ? true : origins.length > 0 ? origins : false });
   // Limits are declared per route (config.rateLimit) on the public and credential endpoints only.
+  // With REDIS_URL the counters live in Redis, so a limit holds across every instance; without
+  // it they are per process. A Redis outage lets requests through (skipOnError) rather than
+  // failing sign-ins; the error is logged by the client.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
+  if (redis) {
+    redis.on('error', (error) => app.log.warn({ err: error }, 'redis (rate limits) error'));
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
   await app.register(fastifyRateLimit, {
     global: false,
+    ...(redis ? { redis, nameSpace: 'forja-rate-limit-', skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests; try again in ${context.after}`, { i18nMessage: 'error.tooManyRequests' }),
   });
@@ -120,4 +133,20 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings, routes, enforce });
   await registerConsole(app, config.distDir);
   return { app, database, service, identity, routes };
+}
+
+/**
+ * Several instances must sign and check the same tokens and API-key hashes: secrets generated
+ * into each instance's DATA_DIR would differ, so with INSTANCE_MODE=multi or REDIS_URL the start
+ * is refused unless JWT_SECRET and API_KEY_SECRET come from the configuration.
+ */
+function checkScaleOutSecrets(config: ServerConfig, identity: IdentityConfig): void {
+  if (config.instanceMode !== 'multi' && !config.redisUrl) return;
+  const missing = [!identity.jwtSecret && 'JWT_SECRET', !identity.apiKeySecret && 'API_KEY_SECRET'].filter(Boolean);
+  if (missing.length > 0) {
+    throw new Error(
+      `${missing.join(' and ')} must be set when INSTANCE_MODE=multi or REDIS_URL is set: every instance needs the same ` +
+        'secrets (see README-scaling.md)',
+    );
+  }
 }

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EntityModel } from '../../generator/model/entity-model.ts';
-import { sqliteHandleOf } from '../db/sqlite-database.ts';
 import { resolveInside } from '../files/resolve-inside.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import { HttpError } from '../http/http-error.ts';
@@ -15,8 +14,8 @@ import { chunkText } from './chunk/chunk-text.ts';
 import { parseStoredFile } from './parse/parse-file.ts';
 import { parseUrl } from './parse/parse-url.ts';
 import { RagError } from './rag-error.ts';
-import { HybridIndex } from './search/hybrid-index.ts';
-import { MAX_QUERY_LENGTH, SqliteFtsIndex } from './search/sqlite-fts-index.ts';
+import { createRetrievalIndex } from './search/create-retrieval-index.ts';
+import { MAX_QUERY_LENGTH } from './search/sqlite-fts-index.ts';
 import type { RetrievalIndex } from './search/retrieval-index.ts';
 import { planTraining, type TrainingKnowledge, type TrainingSource } from './train/plan-training.ts';
 
@@ -37,15 +36,13 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
   return async function registerRagFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
     const { service, config, database, entities } = deps;
     const readSettings = () => (options.readSettings ?? readRagSettings)(database);
-    const handle = sqliteHandleOf(database);
-    if (!handle) {
-      throw new Error('The RAG index needs the SQLite database (a PostgreSQL tsvector index is not implemented yet)');
-    }
-    // One index per process on the server's connection; hybrid when an embedding model is set.
+    // One index per process on the server's database; hybrid when an embedding model is set (SQLite).
     const startup = await readSettings();
     const embedder = createEmbeddingProvider(startup.embedding, startup.llm);
-    const index: RetrievalIndex = embedder ? new HybridIndex(handle, embedder) : new SqliteFtsIndex(handle);
-    app.log.info({ retrieval: embedder ? `hybrid (${embedder.model})` : 'bm25' }, 'RAG index ready');
+    const chosen = createRetrievalIndex(database, embedder);
+    const index: RetrievalIndex = chosen.index;
+    if (chosen.warning) app.log.warn(chosen.warning);
+    app.log.info({ retrieval: chosen.retrieval }, 'RAG index ready');
     const jobs = new TrainingJobs();
 
     const knowledgeModel = requireModel(entities, 'knowledge');

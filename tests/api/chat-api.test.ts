@@ -1,9 +1,8 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, qs, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot, minimalKnowledge } from './helpers/fixtures.ts';
 import { anonymous, parseSse, type Visitor } from './chat-visitor.ts';
+import { withOtherConnection } from './helpers/test-database.ts';
 
 /**
  * The public chat API with the offline provider (no LLM_* configured, no network): start, bot,
@@ -284,9 +283,9 @@ describe('tenancy', () => {
     const tenant = await create(server, '/api/tenants', { name: 'Acme' });
     const tenantBot = await create(server, '/api/bots', minimalBot('Acme bot'));
     // As if a tenant administrator had created it: the tenant column is not a form field.
-    const db = new Database(path.join(server.dataDir, 'forja.db'));
-    db.prepare('UPDATE bots SET tenant = ? WHERE _id = ?').run(tenant._id, tenantBot._id);
-    db.close();
+    await withOtherConnection(server.dataDir, (db) =>
+      db.run(db.kysely.updateTable('bots').set({ tenant: tenant._id }).where('_id', '=', tenantBot._id).compile()),
+    );
     const conversation = await start(tenantBot._id, 'Luis', 'luis@acme.test');
     const answered = await visitor.post(`/api/chat/message/${conversation._id}`, { message: 'Hola' });
     const stored = await server.get(`/api/conversations/${conversation._id}`);

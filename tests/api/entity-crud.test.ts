@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, expectErrorShape, minimalBot, minimalKnowledge } from './helpers/fixtures.ts';
+import { withOtherConnection } from './helpers/test-database.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -204,10 +205,9 @@ describe('list totals stay exact (they are cached until any write)', () => {
     expect(await total()).toBe(2);
     await server.del(`/api/tenants/${t._id}`);
     expect(await total()).toBe(1);
-    const { default: Database } = await import('better-sqlite3');
-    const other = new Database(`${server.dataDir}/forja.db`);
-    other.prepare("INSERT INTO tenants (_id, name, createdAt, updatedAt) VALUES ('outside', 'Counted outside', 'x', 'x')").run();
-    other.close();
+    await withOtherConnection(server.dataDir, (other) =>
+      other.run(other.kysely.insertInto('tenants').values({ _id: 'outside', name: 'Counted outside', createdAt: 'x', updatedAt: 'x' }).compile()),
+    );
     expect(await total()).toBe(2);
   });
 });
@@ -218,10 +218,9 @@ describe('password fields are stored hashed', () => {
     const user = await create(server, '/api/users', {
       name: 'Hash', username: 'hash-user', password: 'plain-password-9', email: 'h@example.com', phone: '1', role: role._id,
     });
-    const { default: Database } = await import('better-sqlite3');
-    const db = new Database(`${server.dataDir}/forja.db`, { readonly: true });
-    const stored = db.prepare('SELECT password FROM users WHERE _id = ?').pluck().get(user._id) as string;
-    db.close();
+    const stored = await withOtherConnection(server.dataDir, async (db) =>
+      String((await db.first(db.kysely.selectFrom('users').select('password').where('_id', '=', user._id).compile()))?.password),
+    );
     expect(stored).toMatch(/^\$argon2id\$/);
     expect(stored).not.toContain('plain-password-9');
   });

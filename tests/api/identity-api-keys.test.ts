@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
-import { sqliteHandleOf } from '../../server/db/sqlite-database.ts';
 import { expectNoLeaks, userWith } from './helpers/fixtures.ts';
 
 let server: TestServer;
@@ -56,7 +55,8 @@ describe('API keys', () => {
     server.bodies.push(file);
     expect(file).not.toContain(key.secret);
     // In the database: the HMAC, not the secret.
-    const stored = sqliteHandleOf(server.forja.database)!.prepare('select secret from user_api_keys where _id = ?').get(key._id) as { secret: string };
+    const { database } = server.forja;
+    const stored = (await database.first(database.kysely.selectFrom('user_api_keys').select('secret').where('_id', '=', key._id).compile())) as { secret: string };
     expect(stored.secret).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { EntityModel, FieldModel } from '../../generator/model/entity-model.ts';
 import { entities } from '../../server/generated/entities.ts';
 import { schemas, type EntitySchemas } from '../../server/generated/schemas.ts';
 import { startTestServer } from './helpers/test-server.ts';
 import { create } from './helpers/fixtures.ts';
+import { tableIndexNames, withOtherConnection } from './helpers/test-database.ts';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-migrate-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
@@ -67,10 +67,8 @@ describe('additive migration across restarts on the same DATA_DIR', () => {
     expect(tooLong.body.inputErrors).toEqual([{ field: 'nickname', reason: 'validation.maxLength' }]);
     await second.close({ keepData: true });
 
-    const db = new Database(path.join(dataDir, 'forja.db'), { readonly: true });
-    const indexes = (db.prepare('PRAGMA index_list(contacts)').all() as { name: string }[]).map((i) => i.name);
+    const indexes = await withOtherConnection(dataDir, (db) => tableIndexNames(db, 'contacts'));
     expect(indexes).toEqual(expect.arrayContaining(['idx_contacts_nickname', 'idx_contacts_name', 'idx_contacts_email_createdAt', 'idx_contacts_tenant_createdAt']));
-    db.close();
 
     // Email removed from the model: the API stops showing it, the column and its data stay.
     const third = await startTestServer({ dataDir, entities: { ...entities, contact: contactWithoutEmail() }, schemas: { ...schemas, contact: schemas.contact } });

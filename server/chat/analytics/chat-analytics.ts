@@ -46,30 +46,32 @@ export function parseAnalyticsQuery(query: Record<string, unknown>, today = new 
  * indexes): per day, latency histogram, reactions. Scoped to the caller's tenant when they have one.
  */
 export async function chatAnalytics(database: Database, service: EntityService, query: AnalyticsQuery, tenantId: string | null): Promise<ChatAnalytics> {
+  // Quoted identifiers: the columns are camelCase and PostgreSQL folds unquoted names to lower case.
+  const col = (name: string) => sql.ref(name);
   const traces = service.runtime('bottrace');
   const statuses = service.runtime('bottracestatus').table;
   const end = new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString();
-  const conditions: RawBuilder<unknown>[] = [sql`createdAt >= ${`${query.from}T00:00:00.000Z`}`, sql`createdAt < ${end}`];
-  if (query.botId) conditions.push(sql`bot = ${query.botId}`);
+  const conditions: RawBuilder<unknown>[] = [sql`${col('createdAt')} >= ${`${query.from}T00:00:00.000Z`}`, sql`${col('createdAt')} < ${end}`];
+  if (query.botId) conditions.push(sql`${col('bot')} = ${query.botId}`);
   if (tenantId !== null && traces.tenantColumn) conditions.push(sql`${sql.ref(traces.tenantColumn)} = ${tenantId}`);
   const where = sql.join(conditions, sql` AND `);
   const table = sql.table(traces.table);
-  const isError = sql`status IN (SELECT _id FROM ${sql.table(statuses)} WHERE name = 'error')`;
+  const isError = sql`${col('status')} IN (SELECT ${col('_id')} FROM ${sql.table(statuses)} WHERE name = 'error')`;
   const run = (query: RawBuilder<unknown>) => database.all(query.compile(database.kysely));
 
   const perDay = await run(sql`
-    SELECT substr(createdAt, 1, 10) AS day, COUNT(*) AS answers, SUM(CASE WHEN ${isError} THEN 1 ELSE 0 END) AS errors,
-           AVG(latency) AS avgLatency, SUM(COALESCE(inputTokens, 0)) AS inputTokens, SUM(COALESCE(outputTokens, 0)) AS outputTokens
+    SELECT substr(${col('createdAt')}, 1, 10) AS day, COUNT(*) AS answers, SUM(CASE WHEN ${isError} THEN 1 ELSE 0 END) AS errors,
+           AVG(${col('latency')}) AS ${col('avgLatency')}, SUM(COALESCE(${col('inputTokens')}, 0)) AS ${col('inputTokens')}, SUM(COALESCE(${col('outputTokens')}, 0)) AS ${col('outputTokens')}
     FROM ${table} WHERE ${where} GROUP BY day ORDER BY day`);
   const bucketCase = sql.join(
-    LATENCY_BUCKETS.map((limit, i) => sql`WHEN latency < ${limit} THEN ${i}`),
+    LATENCY_BUCKETS.map((limit, i) => sql`WHEN ${col('latency')} < ${limit} THEN ${i}`),
     sql` `,
   );
   const latency = await run(sql`
     SELECT CASE ${bucketCase} ELSE ${LATENCY_BUCKETS.length} END AS bucket, COUNT(*) AS answers
-    FROM ${table} WHERE ${where} AND latency IS NOT NULL GROUP BY bucket ORDER BY bucket`);
+    FROM ${table} WHERE ${where} AND ${col('latency')} IS NOT NULL GROUP BY bucket ORDER BY bucket`);
   const reactions = await run(sql`
-    SELECT reaction, COUNT(*) AS count FROM ${table} WHERE ${where} AND reaction IS NOT NULL GROUP BY reaction ORDER BY count DESC`);
+    SELECT ${col('reaction')}, COUNT(*) AS count FROM ${table} WHERE ${where} AND ${col('reaction')} IS NOT NULL GROUP BY ${col('reaction')} ORDER BY count DESC`);
 
   const days = perDay.map((row) => ({
     day: String(row.day),

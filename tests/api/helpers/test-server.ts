@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../../server/config.ts';
 import { createForjaServer, type CreateServerOptions, type ForjaServer } from '../../../server/http/create-server.ts';
 import { createTokenService } from '../../../server/identity/token-service.ts';
+import { dropTestPostgresDatabase, testDatabaseUrl } from './test-database.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -61,8 +62,11 @@ export const TEST_ADMIN_PASSWORD = 'Admin-test-1234';
 /** The real server on a random port with a temporary DATA_DIR, driven over HTTP with fetch. */
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forja-api-'));
+  // Backend selection (FORJA_TEST_DB): SQLite in dataDir, or a PostgreSQL database of its own.
+  const databaseUrl = await testDatabaseUrl(dataDir);
   const config = {
     ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    databaseUrl,
     port: 0,
     host: '127.0.0.1',
     distDir: path.join(dataDir, 'no-dist'),
@@ -145,7 +149,10 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     },
     async close(closeOptions = {}) {
       await app.close();
-      if (!closeOptions.keepData && !options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (!closeOptions.keepData && !options.dataDir) {
+        if (databaseUrl) await dropTestPostgresDatabase(databaseUrl);
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,0 +1,107 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
+import type { Database, Row } from './database.ts';
+import { postgresDialect } from './postgres-dialect.ts';
+
+export const DEFAULT_PG_POOL_SIZE = 10;
+
+/** int8 (BIGINT columns, COUNT(*)) and numeric (AVG, SUM) as JS numbers, as SQLite returns them. */
+const TYPE_PARSERS: Record<number, (value: string) => unknown> = {
+  20: (value) => Number(value),
+  1700: (value) => Number(value),
+};
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    TYPE_PARSERS[oid] ?? pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+};
+
+export interface PostgresOptions {
+  /** Connections in the pool (PG_POOL_SIZE, default 10): per instance, so N instances open N x this. */
+  poolSize?: number;
+}
+
+/**
+ * PostgreSQL through one pg.Pool shared by Kysely and the execute methods. Statements are sent
+ * with the extended protocol (the server plans them); no client-side statement cache is needed.
+ */
+export function openPostgresDatabase(url: string, options: PostgresOptions = {}): Database & { pool: pg.Pool } {
+  const pool = new pg.Pool({ connectionString: url, max: options.poolSize ?? DEFAULT_PG_POOL_SIZE, types });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => {});
+  const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  let tokens = 0;
+  const params = (query: CompiledQuery) => query.parameters as unknown[];
+
+  const database: Database & { pool: pg.Pool } = {
+    dialect: postgresDialect,
+    kysely,
+    pool,
+    async all(query) {
+      return (await pool.query(query.sql, params(query))).rows as Row[];
+    },
+    async first(query) {
+      return (await pool.query(query.sql, params(query))).rows[0] as Row | undefined;
+    },
+    async run(query) {
+      return (await pool.query(query.sql, params(query))).rowCount ?? 0;
+    },
+    async runAll(queries) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        for (const query of queries) await client.query(query.sql, params(query));
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async *stream(query, batchSize) {
+      // A server-side cursor on a pooled connection of its own, in a read-only transaction: one
+      // consistent snapshot, constant memory, other requests keep the rest of the pool.
+      const client = await pool.connect();
+      let open = false;
+      try {
+        await client.query('BEGIN READ ONLY');
+        open = true;
+        await client.query(`DECLARE forja_stream NO SCROLL CURSOR FOR ${query.sql}`, params(query));
+        for (;;) {
+          const { rows } = await client.query(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM forja_stream`);
+          if (rows.length > 0) yield rows as Row[];
+          if (rows.length < batchSize) break;
+        }
+        await client.query('COMMIT');
+        open = false;
+      } finally {
+        if (open) await client.query('ROLLBACK').catch(() => {});
+        client.release();
+      }
+    },
+    changeToken() {
+      // Other instances write to the same database and PostgreSQL has no cheap synchronous
+      // "data version", so derived results are never reused: every call is a new token.
+      return `pg:${++tokens}`;
+    },
+    async close() {
+      await kysely.destroy();
+    },
+  };
+  return database;
+}
+
+/** PG_POOL_SIZE from the environment (positive integer) or the default. */
+export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.PG_POOL_SIZE?.trim();
+  if (!raw) return DEFAULT_PG_POOL_SIZE;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`PG_POOL_SIZE must be a positive integer; got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+/** The pool behind a PostgreSQL Database (for engine-specific stores like RAG's tsvector index), or null. */
+export function postgresPoolOf(database: Database): pg.Pool | null {
+  const pool = (database as { pool?: unknown }).pool;
+  return database.dialect.name === 'postgres' && pool instanceof pg.Pool ? pool : null;
+}

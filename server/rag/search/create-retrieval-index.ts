@@ -1,0 +1,39 @@
+import type { Database } from '../../db/database.ts';
+import { postgresPoolOf } from '../../db/postgres-database.ts';
+import { sqliteHandleOf } from '../../db/sqlite-database.ts';
+import type { EmbeddingProvider } from './embedding-provider.ts';
+import { HybridIndex } from './hybrid-index.ts';
+import { PostgresFtsIndex } from './postgres-fts-index.ts';
+import type { RetrievalIndex } from './retrieval-index.ts';
+import { SqliteFtsIndex } from './sqlite-fts-index.ts';
+
+export interface ChosenIndex {
+  index: RetrievalIndex;
+  /** What it does, for the start-up log line. */
+  retrieval: string;
+  /** Set when an embedding model is configured but cannot be used on this engine. */
+  warning?: string;
+}
+
+/**
+ * The retrieval index for the server's database: on SQLite, FTS5 BM25 (hybrid with vectors when
+ * an embedding model is set); on PostgreSQL, tsvector full text only: pgvector is not packaged
+ * for the Debian release we build on, so vectors stay off there ("pgvector not available: BM25 only").
+ */
+export function createRetrievalIndex(database: Database, embedder: EmbeddingProvider | null): ChosenIndex {
+  const handle = sqliteHandleOf(database);
+  if (handle) {
+    return embedder
+      ? { index: new HybridIndex(handle, embedder), retrieval: `hybrid (${embedder.model})` }
+      : { index: new SqliteFtsIndex(handle), retrieval: 'bm25' };
+  }
+  const pool = postgresPoolOf(database);
+  if (pool) {
+    return {
+      index: new PostgresFtsIndex(pool),
+      retrieval: 'postgres full text (tsvector, forja_es)',
+      ...(embedder ? { warning: `pgvector not available: BM25 only (embedding model ${embedder.model} ignored)` } : {}),
+    };
+  }
+  throw new Error(`No retrieval index for the ${database.dialect.name} database`);
+}

@@ -1,0 +1,287 @@
+import type pg from 'pg';
+import { sha256Hex } from '../chunk/sha256-hex.ts';
+import { RagError } from '../rag-error.ts';
+import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
+import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
+import { MAX_QUERY_LENGTH } from './sqlite-fts-index.ts';
+
+const MAX_QUERY_TERMS = 64;
+const MAX_KNOWLEDGE_ID_LENGTH = 200;
+/** Candidates ranked by ts_rank_cd in SQL per result asked for, before scoring in JS. */
+const CANDIDATES_PER_RESULT = 4;
+/** Text search configuration: Spanish stemming and stop words over unaccented words. */
+export const TS_CONFIG = 'forja_es';
+
+/**
+ * Full-text retrieval on PostgreSQL (tsvector + GIN), the same RetrievalIndex as SqliteFtsIndex and
+ * the same tables (rag_knowledge, rag_chunk, so `npm run db:copy` moves a trained index as it is):
+ * rag_chunk has a generated `tsv` column, to_tsvector('forja_es', content), where forja_es copies
+ * the built-in `spanish` configuration with `unaccent` before the Spanish stemmer ("información"
+ * and "informacion" match).
+ *
+ * Score (0..1, comparable to the SQLite index's): candidates are ranked in SQL by ts_rank_cd; each
+ * one's score is the share of the question it matches, weighted by inverse document frequency:
+ * sum(idf of the query lexemes the chunk holds) / sum(idf of the query lexemes found in this
+ * knowledge base at all), idf = ln((N - n + 0.5) / (n + 0.5)) floored at 1e-6 as in FTS5. Term
+ * frequency and length do not move the score (they order ties, through ts_rank_cd).
+ *
+ * Several instances: training and clearing hold a PostgreSQL advisory lock per knowledge for
+ * their whole run, so a second instance asked to train the same knowledge answers 409 instead of
+ * interleaving writes. Training writes the next generation in batches and swaps in one
+ * transaction, so searches on any instance see the previous content until the swap.
+ */
+export class PostgresFtsIndex implements RetrievalIndex {
+  readonly #pool: pg.Pool;
+  readonly #batchSize: number;
+  #ready: Promise<void> | null = null;
+
+  constructor(pool: pg.Pool, options: { batchSize?: number } = {}) {
+    this.#pool = pool;
+    this.#batchSize = options.batchSize ?? 500;
+  }
+
+  /** Extension, configuration and tables, once per process, serialised across instances. */
+  ready(): Promise<void> {
+    this.#ready ??= this.#withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        await client.query("SELECT pg_advisory_xact_lock(hashtext('forja:rag:schema'))");
+        await client.query('CREATE EXTENSION IF NOT EXISTS unaccent');
+        const { rowCount } = await client.query('SELECT 1 FROM pg_ts_config WHERE cfgname = $1', [TS_CONFIG]);
+        if (!rowCount) {
+          await client.query(`CREATE TEXT SEARCH CONFIGURATION ${TS_CONFIG} (COPY = spanish)`);
+          await client.query(`ALTER TEXT SEARCH CONFIGURATION ${TS_CONFIG} ALTER MAPPING FOR hword, hword_part, word WITH unaccent, spanish_stem`);
+        }
+        await client.query(`
+          CREATE TABLE IF NOT EXISTS rag_knowledge (
+            knowledge_id TEXT PRIMARY KEY,
+            slot BIGINT NOT NULL UNIQUE,
+            generation BIGINT NOT NULL DEFAULT 0,
+            rows BIGINT NOT NULL DEFAULT 0,
+            chunks BIGINT NOT NULL DEFAULT 0,
+            trained_at TEXT
+          )`);
+        await client.query(`
+          CREATE TABLE IF NOT EXISTS rag_chunk (
+            id BIGSERIAL PRIMARY KEY,
+            slot BIGINT NOT NULL,
+            generation BIGINT NOT NULL,
+            hash TEXT NOT NULL,
+            content TEXT NOT NULL,
+            source TEXT NOT NULL,
+            tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('${TS_CONFIG}', content)) STORED,
+            UNIQUE (slot, hash)
+          )`);
+        await client.query('CREATE INDEX IF NOT EXISTS rag_chunk_tsv ON rag_chunk USING GIN (tsv)');
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
+    this.#ready.catch(() => (this.#ready = null));
+    return this.#ready;
+  }
+
+  async replace(knowledgeId: string, chunks: readonly SourcedChunk[], onProgress?: ProgressCallback): Promise<ReplaceResult> {
+    checkKnowledgeId(knowledgeId);
+    const wanted = uniqueByHash(chunks);
+    await this.ready();
+    return this.#locked(knowledgeId, async (client) => {
+      const known = await this.#ensureKnowledge(client, knowledgeId);
+      const { slot } = known;
+      const live = Number(known.generation);
+      const staging = live + 1;
+      // What an interrupted training left above the live generation.
+      await client.query('DELETE FROM rag_chunk WHERE slot = $1 AND generation > $2', [slot, live]);
+      const existing = new Map<string, { id: string; source: string }>();
+      for (const row of (await client.query('SELECT id, hash, source FROM rag_chunk WHERE slot = $1', [slot])).rows) {
+        existing.set(row.hash, { id: String(row.id), source: row.source });
+      }
+      const toAdd: SourcedChunk[] = [];
+      const relabel: Array<{ id: string; source: string }> = [];
+      for (const chunk of wanted.values()) {
+        const old = existing.get(chunk.hash);
+        if (!old) toAdd.push(chunk);
+        else if (old.source !== chunk.source) relabel.push({ id: old.id, source: chunk.source });
+      }
+      const removedIds: string[] = [];
+      for (const [hash, row] of existing) if (!wanted.has(hash)) removedIds.push(row.id);
+      const total = wanted.size;
+      let done = total - toAdd.length;
+      onProgress?.({ done, total });
+      for (let start = 0; start < toAdd.length; start += this.#batchSize) {
+        const batch = toAdd.slice(start, start + this.#batchSize);
+        await client.query(
+          `INSERT INTO rag_chunk (slot, generation, hash, content, source)
+           SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[])`,
+          [slot, staging, batch.map((c) => c.hash), batch.map((c) => c.content), batch.map((c) => c.source)],
+        );
+        done += batch.length;
+        onProgress?.({ done, total });
+      }
+      await client.query('BEGIN');
+      try {
+        if (removedIds.length > 0) await client.query('DELETE FROM rag_chunk WHERE id = ANY($1::bigint[])', [removedIds]);
+        for (const { id, source } of relabel) await client.query('UPDATE rag_chunk SET source = $1 WHERE id = $2', [source, id]);
+        await client.query(
+          `UPDATE rag_knowledge SET generation = $1, chunks = $2, trained_at = $3,
+             rows = (SELECT count(*) FROM rag_chunk WHERE slot = $4) WHERE slot = $4`,
+          [staging, total, new Date().toISOString(), slot],
+        );
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+      return { total, added: toAdd.length, kept: total - toAdd.length, removed: removedIds.length };
+    });
+  }
+
+  async clear(knowledgeId: string): Promise<{ removed: number }> {
+    checkKnowledgeId(knowledgeId);
+    await this.ready();
+    return this.#locked(knowledgeId, async (client) => {
+      const known = (await client.query('SELECT slot, generation FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])).rows[0];
+      if (!known) return { removed: 0 };
+      await client.query('BEGIN');
+      try {
+        const live = await client.query('DELETE FROM rag_chunk WHERE slot = $1 AND generation <= $2', [known.slot, known.generation]);
+        await client.query('DELETE FROM rag_chunk WHERE slot = $1', [known.slot]);
+        await client.query('DELETE FROM rag_knowledge WHERE slot = $1', [known.slot]);
+        await client.query('COMMIT');
+        return { removed: live.rowCount ?? 0 };
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
+  }
+
+  async search(knowledgeId: string, query: string, options: SearchOptions): Promise<SearchResult[]> {
+    checkKnowledgeId(knowledgeId);
+    const { maxResults, scoreThreshold } = checkSearchOptions(options);
+    if (typeof query !== 'string') throw new RagError('invalidInput', 'q must be a string', { field: 'q' });
+    if (query.length > MAX_QUERY_LENGTH) {
+      throw new RagError('invalidInput', `q is ${query.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'q' });
+    }
+    await this.ready();
+    const known = (await this.#pool.query('SELECT slot, generation FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])).rows[0];
+    if (!known || Number(known.generation) === 0) return [];
+    // The question's lexemes through the same configuration as the chunks.
+    const lexemes: string[] = (
+      await this.#pool.query(`SELECT array(SELECT unnest(tsvector_to_array(to_tsvector('${TS_CONFIG}', $1)))) AS lexemes`, [query])
+    ).rows[0].lexemes.slice(0, MAX_QUERY_TERMS);
+    if (lexemes.length === 0) return [];
+    // Document frequencies among live chunks (GIN index per lexeme) and the live chunk count.
+    const stats = (
+      await this.#pool.query(
+        `SELECT l.lexeme, (SELECT count(*) FROM rag_chunk c WHERE c.slot = $1 AND c.generation <= $2 AND c.tsv @@ tsquery(quote_literal(l.lexeme))) AS n
+           FROM unnest($3::text[]) AS l(lexeme)`,
+        [known.slot, known.generation, lexemes],
+      )
+    ).rows as Array<{ lexeme: string; n: number }>;
+    const chunkCount = Number(
+      (await this.#pool.query('SELECT count(*) AS n FROM rag_chunk WHERE slot = $1 AND generation <= $2', [known.slot, known.generation])).rows[0].n,
+    );
+    const idf = new Map<string, number>();
+    for (const { lexeme, n } of stats) if (n > 0) idf.set(lexeme, Math.max(Math.log((chunkCount - n + 0.5) / (n + 0.5)), 1e-6));
+    const fullMatch = [...idf.values()].reduce((a, b) => a + b, 0);
+    if (fullMatch === 0) return [];
+    // OR of the lexemes, quoted so operators typed by users are words, never tsquery syntax.
+    const tsquery = [...idf.keys()].map((l) => `'${l.replaceAll("'", "''")}'`).join(' | ');
+    const rows = (
+      await this.#pool.query(
+        `SELECT content, source, hash, tsvector_to_array(tsv) AS lexemes, ts_rank_cd(tsv, q) AS rank
+           FROM rag_chunk, CAST($3 AS tsquery) AS q
+          WHERE slot = $1 AND generation <= $2 AND tsv @@ q
+          ORDER BY rank DESC, id
+          LIMIT $4`,
+        [known.slot, known.generation, tsquery, maxResults * CANDIDATES_PER_RESULT],
+      )
+    ).rows as Array<{ content: string; source: string; hash: string; lexemes: string[]; rank: number }>;
+    return rows
+      .map((row, order) => {
+        const held = new Set(row.lexemes);
+        let matched = 0;
+        for (const [lexeme, weight] of idf) if (held.has(lexeme)) matched += weight;
+        return { result: { content: row.content, score: Math.min(1, matched / fullMatch), source: row.source, hash: row.hash }, order };
+      })
+      .filter(({ result }) => result.score >= scoreThreshold)
+      .sort((a, b) => b.result.score - a.result.score || a.order - b.order)
+      .slice(0, maxResults)
+      .map(({ result }) => result);
+  }
+
+  async stats(knowledgeId: string): Promise<IndexStats> {
+    checkKnowledgeId(knowledgeId);
+    await this.ready();
+    const row = (
+      await this.#pool.query('SELECT generation, chunks, trained_at AS "trainedAt" FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])
+    ).rows[0];
+    return row ? { generation: Number(row.generation), chunks: Number(row.chunks), trainedAt: row.trainedAt ?? null } : { chunks: 0, generation: 0, trainedAt: null };
+  }
+
+  async #withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect();
+    try {
+      return await work(client);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** One training or clearing per knowledge across every instance (session advisory lock); a second is a 409. */
+  #locked<T>(knowledgeId: string, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.#withClient(async (client) => {
+      const key = `forja:rag:train:${knowledgeId}`;
+      const { rows } = await client.query('SELECT pg_try_advisory_lock(hashtext($1)) AS locked', [key]);
+      if (!rows[0].locked) throw new RagError('trainingInProgress', `knowledge ${knowledgeId} is already being trained or cleared`);
+      try {
+        return await work(client);
+      } finally {
+        await client.query('SELECT pg_advisory_unlock(hashtext($1))', [key]).catch(() => {});
+      }
+    });
+  }
+
+  async #ensureKnowledge(client: pg.PoolClient, knowledgeId: string): Promise<{ slot: string; generation: number }> {
+    await client.query(
+      `INSERT INTO rag_knowledge (knowledge_id, slot)
+       SELECT $1, COALESCE(max(slot), 0) + 1 FROM rag_knowledge
+       ON CONFLICT (knowledge_id) DO NOTHING`,
+      [knowledgeId],
+    );
+    return (await client.query('SELECT slot, generation FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])).rows[0];
+  }
+}
+
+function checkKnowledgeId(knowledgeId: unknown): void {
+  if (typeof knowledgeId !== 'string' || knowledgeId.length === 0 || knowledgeId.length > MAX_KNOWLEDGE_ID_LENGTH) {
+    throw new RagError('invalidInput', 'knowledge id must be a non-empty string of at most 200 characters', { field: 'id' });
+  }
+}
+
+function checkSearchOptions(options: SearchOptions): SearchOptions {
+  const { maxResults, scoreThreshold } = options;
+  if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 1000) {
+    throw new RagError('invalidInput', `maxResults must be an integer from 1 to 1000; got ${String(maxResults)}`, { field: 'maxResults' });
+  }
+  if (typeof scoreThreshold !== 'number' || !(scoreThreshold >= 0 && scoreThreshold <= 1)) {
+    throw new RagError('invalidInput', `scoreThreshold must be a number from 0 to 1; got ${String(scoreThreshold)}`, { field: 'scoreThreshold' });
+  }
+  return options;
+}
+
+function uniqueByHash(chunks: readonly SourcedChunk[]): Map<string, SourcedChunk> {
+  if (!Array.isArray(chunks)) throw new RagError('invalidInput', 'chunks must be an array', { field: 'chunks' });
+  const unique = new Map<string, SourcedChunk>();
+  chunks.forEach((chunk, index) => {
+    if (!chunk || typeof chunk.content !== 'string' || chunk.content.trim() === '') {
+      throw new RagError('invalidInput', `chunk ${index} has no content`, { field: `chunks.${index}.content` });
+    }
+    const hash = sha256Hex(chunk.content);
+    if (!unique.has(hash)) unique.set(hash, { content: chunk.content, hash, source: String(chunk.source ?? '') });
+  });
+  return unique;
+}

@@ -1,0 +1,166 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
+
+/**
+ * Two real server processes (`server/main.ts`) on one PostgreSQL database and one Redis, as in
+ * README-scaling.md: requests are spread over both and must behave like one server. Runs in the
+ * api-postgres project (needs DATABASE_URL_TEST and REDIS_URL_TEST, which .ci/run provides).
+ */
+const redisUrl = process.env.REDIS_URL_TEST?.trim();
+const enabled = TEST_BACKEND === 'postgres' && Boolean(redisUrl);
+const LOGIN_LIMIT = 6;
+const ADMIN_PASSWORD = 'Multi-admin-1234';
+
+interface Instance {
+  url: string;
+  child: ChildProcess;
+  output: string[];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startInstance(env: NodeJS.ProcessEnv): Promise<Instance> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: path.resolve(import.meta.dirname, '../..'),
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout!.on('data', (chunk) => output.push(String(chunk)));
+  child.stderr!.on('data', (chunk) => output.push(String(chunk)));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 50_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}:\n${output.join('')}`);
+    try {
+      if ((await fetch(`${url}/api/health`)).ok) return { url, child, output };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`instance did not start:\n${output.join('')}`);
+}
+
+async function stopInstance(instance: Instance | undefined): Promise<void> {
+  if (!instance || instance.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => instance.child.once('exit', resolve));
+  instance.child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  if (instance.child.exitCode === null) instance.child.kill('SIGKILL');
+}
+
+async function call(base: string, method: string, p: string, body?: unknown, token?: string) {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (token) headers.authorization = `Bearer ${token}`;
+  const response = await fetch(base + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  return { status: response.status, body: text && (response.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text };
+}
+
+describe.skipIf(!enabled)('two instances on PostgreSQL and Redis', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-multi-'));
+  let databaseUrl = '';
+  let a: Instance | undefined;
+  let b: Instance | undefined;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestPostgresDatabase('forja_multi');
+    // Rate-limit counters of an earlier run in the same minute would count here.
+    const redis = new Redis(redisUrl!);
+    const keys = await redis.keys('forja-rate-limit-*');
+    if (keys.length > 0) await redis.del(...keys);
+    await redis.quit();
+    const env = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      INSTANCE_MODE: 'multi',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      API_KEY_SECRET: randomBytes(32).toString('hex'),
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      RATE_LIMIT_LOGIN: String(LOGIN_LIMIT),
+      LOG_LEVEL: 'warn',
+      PG_POOL_SIZE: '4',
+    };
+    // The first start migrates and seeds; the second finds everything in place.
+    a = await startInstance(env);
+    b = await startInstance(env);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([stopInstance(a), stopInstance(b)]);
+    if (databaseUrl) await dropTestPostgresDatabase(databaseUrl);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 30_000);
+
+  it('refuses to start in multi mode without the shared secrets', async () => {
+    const env = { DATABASE_URL: databaseUrl, INSTANCE_MODE: 'multi', DATA_DIR: dataDir, LOG_LEVEL: 'warn', JWT_SECRET: '', API_KEY_SECRET: '' };
+    await expect(startInstance(env)).rejects.toThrow(/JWT_SECRET and API_KEY_SECRET must be set/);
+  }, 60_000);
+
+  it('a token, a record, an API key and an export file from one instance work on the other', async () => {
+    const login = await call(a!.url, 'POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
+    expect(login.status).toBe(200);
+    const token = login.body.accessToken as string;
+
+    const created = await call(a!.url, 'POST', '/api/tenants', { name: 'Made on A' }, token);
+    expect(created.status).toBe(201);
+    const read = await call(b!.url, 'GET', `/api/tenants/${created.body._id}`, undefined, token);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(created.body);
+    const updated = await call(b!.url, 'PUT', `/api/tenants/${created.body._id}`, { name: 'Renamed on B' }, token);
+    expect(updated.status).toBe(200);
+    expect((await call(a!.url, 'GET', `/api/tenants/${created.body._id}`, undefined, token)).body.name).toBe('Renamed on B');
+    // List totals are not cached across instances: a write on A shows in B's total at once.
+    const before = (await call(b!.url, 'GET', '/api/tenants', undefined, token)).body.total as number;
+    await call(a!.url, 'POST', '/api/tenants', { name: 'Second on A' }, token);
+    expect((await call(b!.url, 'GET', '/api/tenants', undefined, token)).body.total).toBe(before + 1);
+
+    // API-key hashes use the shared API_KEY_SECRET.
+    const key = await call(a!.url, 'POST', '/api/user-api-keys', { name: 'multi' }, token);
+    expect(key.status).toBe(201);
+    const viaKey = await fetch(`${b!.url}/api/auth/me`, { headers: { 'x-api-key': key.body.secret } });
+    expect(viaKey.status).toBe(200);
+    expect((await viaKey.json()).username).toBe('admin');
+
+    // Exports land in the shared DATA_DIR: written by A, downloaded from B.
+    const exported = await call(a!.url, 'GET', '/api/tenants/export?format=JSON', undefined, token);
+    expect(exported.status).toBe(200);
+    const file = await fetch(b!.url + exported.body.url, { headers: { authorization: `Bearer ${token}` } });
+    expect(file.status).toBe(200);
+    expect(await file.text()).toContain('Renamed on B');
+  });
+
+  it('shares the sign-in rate limit through Redis', async () => {
+    const attempt = (instance: Instance) =>
+      call(instance.url, 'POST', '/api/auth/login', { username: 'admin', password: 'wrong-password-1' }).then((r) => r.status);
+    // The first test signed in once on A. Alternating instances, the limit is reached after
+    // LOGIN_LIMIT attempts in total; per-process counters would allow twice as many.
+    const statuses: number[] = [];
+    for (let i = 0; i < LOGIN_LIMIT + 1; i++) statuses.push(await attempt(i % 2 === 0 ? b! : a!));
+    expect(statuses.slice(0, LOGIN_LIMIT - 1)).toEqual(Array(LOGIN_LIMIT - 1).fill(401));
+    expect(statuses.slice(LOGIN_LIMIT - 1)).toEqual([429, 429]);
+  });
+});
+
+if (!enabled && TEST_BACKEND === 'postgres') console.warn('multi-instance test SKIPPED: REDIS_URL_TEST is not set');
