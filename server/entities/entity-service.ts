@@ -13,6 +13,9 @@ import { decodeRow, encodeValues } from './record-codec.ts';
 import { sanitiseBody } from './sanitise-body.ts';
 import { SECRET_ENCODERS } from './secret-encoders.ts';
 
+/** Ids per query when checking that refs exist. */
+const REF_CHECK_CHUNK = 500;
+
 export type EntityRecord = Record<string, unknown>;
 
 export const REF_NOT_FOUND_REASON = 'validation.refNotFound';
@@ -270,14 +273,20 @@ export class EntityService {
       if (ids.length === 0) continue;
       const target = this.runtime(field.ref!.entity);
       const scope: RecordScope = { tenantId: target.tenantColumn ? context.tenantId : null, ownerId: null };
-      const rows = await this.database.all(
-        this.database.kysely
-          .selectFrom(target.table)
-          .select('_id')
-          .where((eb) => eb.and([eb('_id', 'in', ids.map(String)), ...scopeConditions(target, scope, eb)]))
-          .compile(),
-      );
-      const existing = new Set(rows.map((row) => String(row._id)));
+      // In chunks: one `IN (...)` with every id of a huge list exceeds the database's bound
+      // parameters (SQLite: 32,766) and was a 500 (tests/fuzz).
+      const unique = [...new Set(ids.map(String))];
+      const existing = new Set<string>();
+      for (let start = 0; start < unique.length; start += REF_CHECK_CHUNK) {
+        const rows = await this.database.all(
+          this.database.kysely
+            .selectFrom(target.table)
+            .select('_id')
+            .where((eb) => eb.and([eb('_id', 'in', unique.slice(start, start + REF_CHECK_CHUNK)), ...scopeConditions(target, scope, eb)]))
+            .compile(),
+        );
+        for (const row of rows) existing.add(String(row._id));
+      }
       ids.forEach((id, index) => {
         if (!existing.has(String(id))) {
           errors.push({ field: field.type === 'array.ref' ? `${field.name}.${index}` : field.name, reason: REF_NOT_FOUND_REASON });

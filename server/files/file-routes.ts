@@ -3,6 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest, notFound } from '../http/http-error.ts';
+import { asMultipartError } from './read-uploaded-file.ts';
 import { DIR_NAME, resolveInside } from './resolve-inside.ts';
 import { sanitiseFilename, storedFileName } from './stored-file-name.ts';
 
@@ -27,7 +28,9 @@ export function registerFileRoutes(app: FastifyInstance, dataDir: string): void 
   const upload = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
     if (!DIR_NAME.test(dir)) throw badRequest(`dir must match ${DIR_NAME.source}; got "${dir}"`);
     if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
-    const part = await request.file();
+    const part = await request.file().catch((error: unknown) => {
+      throw asMultipartError(error);
+    });
     if (!part || part.fieldname !== 'file') throw badRequest('The multipart body has no "file" field');
     const now = new Date();
     const relativeDir = [dir, String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0')];
@@ -40,7 +43,7 @@ export function registerFileRoutes(app: FastifyInstance, dataDir: string): void 
       if (part.file.truncated) throw new HttpError(413, 'The file is larger than the upload limit');
     } catch (error) {
       await fs.promises.rm(target, { force: true });
-      throw error;
+      throw asMultipartError(error);
     }
     const { size } = await fs.promises.stat(target);
     const filepath = [...relativeDir, name].join('/');

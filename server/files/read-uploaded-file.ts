@@ -13,9 +13,24 @@ export interface UploadedContent {
  */
 export async function readUploadedFile(request: FastifyRequest): Promise<UploadedContent> {
   if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
-  const part = await request.file();
-  if (!part || part.fieldname !== 'file') throw new HttpError(400, 'The multipart body has no "file" field');
-  // toBuffer throws the plugin's 413 error when the file exceeds the configured limit.
-  const content = await part.toBuffer();
-  return { filename: part.filename, mimetype: part.mimetype, content };
+  try {
+    const part = await request.file();
+    if (!part || part.fieldname !== 'file') throw new HttpError(400, 'The multipart body has no "file" field');
+    // toBuffer throws the plugin's 413 error when the file exceeds the configured limit.
+    const content = await part.toBuffer();
+    return { filename: part.filename, mimetype: part.mimetype, content };
+  } catch (error) {
+    throw asMultipartError(error);
+  }
+}
+
+/**
+ * busboy's parse errors ("Unexpected end of multipart data", "Malformed part header"...) carry
+ * no status and were answered 500 (tests/fuzz): they are the client's malformed body, a 400.
+ */
+export function asMultipartError(error: unknown): unknown {
+  if (error instanceof HttpError || typeof (error as { statusCode?: unknown })?.statusCode === 'number') return error;
+  const message = (error as Error)?.message ?? '';
+  if (/multipart|part header|boundary/i.test(message)) return new HttpError(400, `Malformed multipart body: ${message}`);
+  return error;
 }

@@ -26,6 +26,7 @@ import { seedDatabase } from '../seed/seed-database.ts';
 import { settingsStoreFor } from '../settings/settings-store.ts';
 import { registerRouteAuthorization, type RouteAccess } from './authorize-route.ts';
 import type { Authorizer } from './authorizer.ts';
+import { drainUnreadBodies } from './drain-unread-body.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
 import { HttpError } from './http-error.ts';
@@ -71,11 +72,16 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     logger: options.logger === false ? false : { level: config.logLevel },
     // JSON bodies of entities are small; files go through multipart with their own limit.
     bodyLimit: 5 * 1024 * 1024,
+    // GET <base>/ids/:ids carries a comma-separated list of ids (runtime/transport/rest-transport.ts);
+    // Fastify's default (100 characters) turned more than two UUIDs into a 404. The URL itself is
+    // bounded by Node's 16 KB header limit.
+    maxParamLength: 16 * 1024,
   });
   // Bodies are JSON (or multipart for files); plain text would only reach handlers to fail there,
   // so without its parser Fastify answers 415 itself.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
+  drainUnreadBodies(app);
 
   const identityConfig: IdentityConfig = { ...loadIdentityConfig(), ...options.identity };
   checkScaleOutSecrets(config, identityConfig);

@@ -30,6 +30,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.status(CLIENT_STATUSES.has(status) ? status : 400).send({ message: clientMessage(error as FastifyError) });
     }
     request.log.error({ err: error }, 'unexpected error');
+    const storage = storageFailure(error);
+    if (storage) return reply.status(storage.status).send({ message: storage.message, i18nMessage: 'error.server' });
     return reply.status(500).send({ message: 'Internal server error', i18nMessage: 'error.server' });
   });
 }
@@ -48,4 +50,20 @@ function clientMessage(error: FastifyError): string {
     default:
       return error.message;
   }
+}
+
+// 53100: PostgreSQL's disk_full.
+const DISK_FULL = new Set(['SQLITE_FULL', 'ENOSPC', 'EDQUOT', '53100']);
+const READ_ONLY = new Set(['SQLITE_READONLY', 'EROFS', 'EACCES']);
+
+/**
+ * A full disk or a read-only data directory is the operator's to fix, not a bug: the client is
+ * told plainly that nothing was saved (507 / 503) instead of a bare 500 (tests/fuzz/faults.test.ts).
+ */
+function storageFailure(error: Error): { status: number; message: string } | null {
+  const code = String((error as NodeJS.ErrnoException).code ?? '');
+  const base = code.split('_').slice(0, 2).join('_');
+  if (DISK_FULL.has(code) || DISK_FULL.has(base)) return { status: 507, message: 'The server has no storage space left; the change was not saved' };
+  if (READ_ONLY.has(code) || READ_ONLY.has(base)) return { status: 503, message: 'The server cannot write to its data directory; the change was not saved' };
+  return null;
 }
