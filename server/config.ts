@@ -11,6 +11,8 @@ import path from 'node:path';
  * | DATABASE_URL      | (unset: SQLite DATA_DIR/forja.db) | sqlite:<path>, a file path, or postgres://...  |
  * | PG_POOL_SIZE      | 10                             | PostgreSQL connections per instance            |
  * | REDIS_URL         | (unset: limits in memory)      | redis://... shares rate limits across instances |
+ * | TRUST_PROXY       | (unset: no proxy trusted)      | behind nginx: true, a hop count, or addresses  |
+ * |                   |                                | (comma-separated) whose X-Forwarded-For counts |
  * | INSTANCE_MODE     | single                         | multi: several instances (README-scaling.md);  |
  * |                   |                                | with multi or REDIS_URL, JWT_SECRET and        |
  * |                   |                                | API_KEY_SECRET must be set (start refused)     |
@@ -26,6 +28,8 @@ export interface ServerConfig {
   redisUrl: string | null;
   /** 'multi' when several instances serve the same database (README-scaling.md). */
   instanceMode: 'single' | 'multi';
+  /** Fastify's trustProxy: client addresses (rate limits, API-key allow lists) from X-Forwarded-For. */
+  trustProxy: boolean | number | string[];
   logLevel: string;
   maxUploadBytes: number;
   /** Built console served at / (single-page fallback); ignored when the folder does not exist. */
@@ -48,6 +52,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     databaseUrl: env.DATABASE_URL?.trim() || null,
     redisUrl: env.REDIS_URL?.trim() || null,
     instanceMode: readInstanceMode(env),
+    trustProxy: readTrustProxy(env),
     logLevel,
     maxUploadBytes: readInteger(env, 'MAX_UPLOAD_BYTES', DEFAULT_MAX_UPLOAD_BYTES),
     distDir: path.resolve(cwd, 'dist'),
@@ -68,4 +73,12 @@ function readInstanceMode(env: NodeJS.ProcessEnv): 'single' | 'multi' {
   const raw = env.INSTANCE_MODE?.trim().toLowerCase() || 'single';
   if (raw !== 'single' && raw !== 'multi') throw new Error(`INSTANCE_MODE must be single or multi; got ${JSON.stringify(env.INSTANCE_MODE)}`);
   return raw;
+}
+
+function readTrustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
+  const raw = env.TRUST_PROXY?.trim() ?? '';
+  if (raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw.split(',').map((a) => a.trim()).filter((a) => a !== '');
 }

@@ -76,6 +76,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     // Fastify's default (100 characters) turned more than two UUIDs into a 404. The URL itself is
     // bounded by Node's 16 KB header limit.
     maxParamLength: 16 * 1024,
+    // Behind a reverse proxy (README-scaling.md) the client address comes from X-Forwarded-For.
+    trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
   });
   // Bodies are JSON (or multipart for files); plain text would only reach handlers to fail there,
   // so without its parser Fastify answers 415 itself.
@@ -155,4 +157,9 @@ function checkScaleOutSecrets(config: ServerConfig, identity: IdentityConfig): v
         'secrets (see README-scaling.md)',
     );
   }
+}
+
+/** TRUST_PROXY=<n>: the n nearest hops are proxies (proxy-addr's hop count, as a function for the types). */
+function hopsTrusted(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
 }

@@ -146,7 +146,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
             },
             parseUrl: async (url) => (await parseUrl(url, { allowPrivate: allowPrivateUrls })).content,
           });
-          let phase: 'embedding' | 'indexing' = embedder ? 'embedding' : 'indexing';
+          let phase: 'embedding' | 'indexing' = embedder && !chosen.warning ? 'embedding' : 'indexing';
           let last = -1;
           const result = await index.replace(id, plan.chunks, ({ done, total }) => {
             // HybridIndex reports twice over 0..total: embeddings first, then the BM25 index.
