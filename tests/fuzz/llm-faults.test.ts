@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, qs, type TestServer } from '../api/helpers/test-server.ts';
+import { create, minimalBot } from '../api/helpers/fixtures.ts';
+import { anonymous, parseSse, type Visitor } from '../api/chat-visitor.ts';
+import { json, startFakeOpenAiServer, type FakeHandler, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+
+/**
+ * An LLM provider that times out, resets the connection or answers garbage leaves the conversation
+ * consistent (the visitor's message and a fallback answer, nothing half-written) and a bot trace
+ * with status error that says what failed. (An upstream HTTP error is covered by chat-openai.test.ts.)
+ */
+let fake: FakeOpenAiServer;
+let server: TestServer;
+let visitor: Visitor;
+let botId: string;
+const saved = { ...process.env };
+
+beforeAll(async () => {
+  fake = await startFakeOpenAiServer();
+  Object.assign(process.env, {
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_MODEL: 'fake-model',
+    LLM_API_KEY: 'sk-fault-secret',
+    LLM_TIMEOUT_MS: '800',
+    CHAT_RATE_START_PER_MINUTE: '1000',
+    CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
+  });
+  server = await startTestServer();
+  visitor = anonymous(server.baseUrl);
+  botId = (await create(server, '/api/bots', minimalBot('Frágil')))._id;
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+  process.env = saved;
+});
+
+const FAULTS: Record<string, FakeHandler> = {
+  'times out': () => {
+    // never answers
+  },
+  'resets the connection': (_req, res) => res.socket?.destroy(),
+  'answers non-JSON garbage': (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('<html>gateway says hi</html>\u0000\uffff');
+  },
+  'answers JSON of the wrong shape': (_req, res) => json(res, 200, { choices: 'nope', usage: { prompt_tokens: 'many' } }),
+  'answers with no choices': (_req, res) => json(res, 200, { id: 'x', object: 'chat.completion', choices: [] }),
+  'answers 500 then 503 (retries exhausted)': (_req, res) => json(res, _req.url.length % 2 ? 500 : 503, { error: { message: 'overloaded' } }),
+};
+
+describe('LLM provider faults', () => {
+  for (const [name, handler] of Object.entries(FAULTS)) {
+    it(`${name}: conversation consistent, trace records the failure, nothing upstream leaks`, async () => {
+      fake.handle(handler);
+      const started = await visitor.post('/api/chat/start', { name: 'Eva', email: 'eva@example.com', botId });
+      expect(started.status).toBe(201);
+      const id = started.body._id;
+      const res = await visitor.post(`/api/chat/message/${id}`, { message: `¿Funciona? (${name})` });
+      // 502 bad answer, 503 unreachable, 504 timeout (server/llm/llm-error.ts); 200 if the offline fallback answered.
+      expect([200, 502, 503, 504]).toContain(res.status);
+      expect(res.text).not.toContain('sk-fault-secret');
+      expect(res.text).not.toContain('127.0.0.1');
+      const conversation = (await visitor.get(`/api/chat/conversation/${id}`)).body;
+      const chats = conversation.chats;
+      expect(chats.map((c: any) => c.role)).toEqual(['user', 'assistant']);
+      expect(chats[0].message).toBe(`¿Funciona? (${name})`);
+      expect(typeof chats[1].message).toBe('string');
+      expect(chats[1].message.length).toBeGreaterThan(0);
+      const traces = await server.get(`/api/bot-traces/find${qs({ filters: `chatId;eq;${chats[1].id}` })}`);
+      expect(traces.body).toHaveLength(1);
+      const trace = traces.body[0];
+      if (res.status !== 200) {
+        expect(res.body.i18nMessage).toBe('chat.error.unavailable');
+        expect(trace.status.name).toBe('error');
+        expect(trace.assistantMessage).toMatch(/^Error \(/);
+      }
+      console.log(`[llm-faults] ${name}: HTTP ${res.status}, trace ${trace.status.name}: ${String(trace.assistantMessage).slice(0, 100)}`);
+      // A second message still works on the same conversation once the provider behaves.
+      fake.handle((_req, r) => json(r, 200, { id: 'ok', object: 'chat.completion', created: 1, model: 'fake-model', choices: [{ index: 0, message: { role: 'assistant', content: 'Sí.' }, finish_reason: 'stop' }] }));
+      const again = await visitor.post(`/api/chat/message/${id}`, { message: 'Otra vez' });
+      expect(again.status, again.text).toBe(200);
+      expect(again.body.chats.map((c: any) => c.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+    }, 30_000);
+  }
+
+  it('streaming: a provider that times out ends the stream with an error event and a consistent conversation', async () => {
+    fake.handle(() => {});
+    const id = (await visitor.post('/api/chat/start', { name: 'Eva', email: 'eva@example.com', botId })).body._id;
+    const res = await fetch(`${server.baseUrl}/api/chat/message/${id}/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Hola' }) });
+    const events = parseSse(await res.text());
+    expect(events.at(-1)!.event).toBe('error');
+    expect(events.at(-1)!.data.conversation.chats.map((c: any) => c.role)).toEqual(['user', 'assistant']);
+    expect((await visitor.get(`/api/chat/conversation/${id}`)).body.chats).toHaveLength(2);
+  }, 30_000);
+});
