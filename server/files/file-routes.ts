@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest, notFound } from '../http/http-error.ts';
 import { asMultipartError } from './read-uploaded-file.ts';
-import { DIR_NAME, resolveInside } from './resolve-inside.ts';
+import { DIR_NAME, isReservedDir, resolveInside } from './resolve-inside.ts';
 import { sanitiseFilename, storedFileName } from './stored-file-name.ts';
 
 export interface UploadedFile {
@@ -27,6 +27,7 @@ export const FILES_URL_PREFIX = '/files/';
 export function registerFileRoutes(app: FastifyInstance, dataDir: string): void {
   const upload = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
     if (!DIR_NAME.test(dir)) throw badRequest(`dir must match ${DIR_NAME.source}; got "${dir}"`);
+    if (isReservedDir(dir)) throw badRequest(`dir "${dir}" is reserved for the server`);
     if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
     const part = await request.file().catch((error: unknown) => {
       throw asMultipartError(error);

@@ -4,6 +4,17 @@ import path from 'node:path';
 export const DIR_NAME = /^[a-zA-Z0-9_-]+$/;
 
 /**
+ * Folders of DATA_DIR that are the server's own, never served by GET /files/* nor written by
+ * uploads: `secrets` holds the generated JWT signing key and API-key pepper (secret-store.ts);
+ * serving it let anyone download the key and forge an administrator's token (found by tests/fuzz).
+ */
+export const RESERVED_DIRS = new Set(['secrets']);
+
+export function isReservedDir(name: string): boolean {
+  return RESERVED_DIRS.has(name.toLowerCase());
+}
+
+/**
  * Resolves a URL path (already percent-decoded once by the router) to a file under `root`, or
  * null when it could escape it or reach something not meant to be served. Checks are layered:
  * lexical (no NUL, backslash, '..', absolute paths, leftover encodings, dotfiles), then the
@@ -15,7 +26,7 @@ export async function resolveInside(root: string, requested: string): Promise<st
   const segments = requested.split('/');
   // Served files always live in a named folder (uploads, exports): the database file and its
   // WAL at the root of DATA_DIR are never reachable.
-  if (segments.length < 2 || !DIR_NAME.test(segments[0])) return null;
+  if (segments.length < 2 || !DIR_NAME.test(segments[0]) || isReservedDir(segments[0])) return null;
   if (segments.some((s) => s === '' || s === '.' || s === '..' || s.startsWith('.'))) return null;
   const rootReal = await fs.promises.realpath(root).catch(() => null);
   if (!rootReal) return null;

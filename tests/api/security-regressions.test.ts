@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, expectErrorShape } from './helpers/fixtures.ts';
@@ -43,5 +45,19 @@ describe('regressions found by tests/fuzz', () => {
       expect((await server.get('/api/auth/me')).status).toBe(200);
       expect(Date.now() - started).toBeLessThan(5000);
     }
+  });
+
+  it('the server\'s secrets folder (JWT signing key, API-key pepper) is never served nor written by uploads', async () => {
+    // Without JWT_SECRET / API_KEY_SECRET the server generates them into DATA_DIR/secrets (secret-store.ts).
+    fs.mkdirSync(path.join(server.dataDir, 'secrets'), { recursive: true });
+    fs.writeFileSync(path.join(server.dataDir, 'secrets', 'jwt-secret'), 'the-signing-key-0123456789abcdef0123456789');
+    for (const p of ['/files/secrets/jwt-secret', '/files/Secrets/jwt-secret', '/files/secrets/api-key-secret', '/files/secrets/../secrets/jwt-secret']) {
+      const res = await server.as(null).get(p);
+      expect(res.status, p).toBe(404);
+      expect(res.text).not.toContain('the-signing-key');
+    }
+    const upload = await server.upload('/api/file/secrets', { name: 'jwt-secret', content: 'forged' });
+    expect(upload.status).toBe(400);
+    expectErrorShape(upload.body);
   });
 });
