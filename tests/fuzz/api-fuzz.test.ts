@@ -297,6 +297,9 @@ describe(`API fuzz (seed ${SEED}, ${SECONDS}s)`, () => {
     console.log(`[fuzz] cases tried=${tried} statuses=${JSON.stringify(statuses)} rejected+db-checked=${rejectedChecked} not-sent/reset=${clientErrors} failures=${failures.length}`);
     if (slow.length) console.log(`[fuzz] slow cases (>2s):\n${slow.join('\n')}`);
     if (failures.length) console.log(`[fuzz] failures:\n${[...new Set(failures)].slice(0, 60).join('\n')}`);
+    // No answer to any of them held a password hash or a server secret.
+    const leaks = server.bodies.filter((body) => body.includes('$argon2') || body.includes(server.jwtSecret)).map((body) => body.slice(0, 200));
+    expect(leaks).toEqual([]);
     expect(health.status).toBe(200);
     expect(tried).toBeGreaterThan(1000);
     expect(failures).toEqual([]);
