@@ -6,7 +6,8 @@
 # REDIS_URL_TEST; `.ci/run` evaluates them. Idempotent: already running services are reused.
 #   eval "$(.ci/services.sh)"
 set -euo pipefail
-PG_PORT="${FORJA_PG_PORT:-5432}"
+# Not 5432: the Debian package may have started its own cluster there (with peer/password auth).
+PG_PORT="${FORJA_PG_PORT:-55432}"
 REDIS_PORT="${FORJA_REDIS_PORT:-6379}"
 PGDATA="${FORJA_PGDATA:-/tmp/forja-pgdata}"
 PGBIN="$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1)"
@@ -24,6 +25,8 @@ fi
 psql_admin() { "$PGBIN/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -v ON_ERROR_STOP=1 -qtA "$@"; }
 if [ "$(psql_admin -c "SELECT 1 FROM pg_roles WHERE rolname = 'forja'")" != "1" ]; then
   psql_admin -c "CREATE ROLE forja LOGIN CREATEDB PASSWORD 'forja'" >&2
+  # Lets DROP DATABASE ... WITH (FORCE) end the test servers' leftover connections.
+  psql_admin -c "GRANT pg_signal_backend TO forja" >&2
 fi
 if [ "$(psql_admin -c "SELECT 1 FROM pg_database WHERE datname = 'forja'")" != "1" ]; then
   psql_admin -c "CREATE DATABASE forja OWNER forja TEMPLATE template0 ENCODING 'UTF8' LOCALE 'C.UTF-8'" >&2

@@ -31,6 +31,12 @@ export interface Database {
    * or another's), so derived results such as list totals can be cached until it moves.
    */
   changeToken(): string;
+  /**
+   * Runs `work` while holding a lock named `name` that every process on this database respects
+   * (PostgreSQL: a session advisory lock on a connection of its own; SQLite: one process, none
+   * needed). Used so instances starting together migrate and seed one after the other.
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 

@@ -84,6 +84,19 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       // "data version", so derived results are never reused: every call is a new token.
       return `pg:${++tokens}`;
     },
+    async exclusive(name, work) {
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock(hashtext($1))', [name]);
+        try {
+          return await work();
+        } finally {
+          await client.query('SELECT pg_advisory_unlock(hashtext($1))', [name]);
+        }
+      } finally {
+        client.release();
+      }
+    },
     async close() {
       await kysely.destroy();
     },

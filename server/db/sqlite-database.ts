@@ -75,6 +75,9 @@ export function openSqliteDatabase(file: string): Database {
     changeToken() {
       return `${ownWrites}:${dataVersion.get()}`;
     },
+    async exclusive(_name, work) {
+      return work();
+    },
     async close() {
       statements.clear();
       await kysely.destroy();

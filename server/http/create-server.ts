@@ -91,11 +91,13 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   app.addHook('onClose', async () => database.close());
   const models = Object.values(entities);
-  await migrateEntities(database, models, app.log);
   const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
   const service = new EntityService(database, runtimes);
-
-  await seedDatabase({ database, service, entities, identity: identityConfig, dataDir: config.dataDir, port: config.port });
+  // Instances starting together on one PostgreSQL database migrate and seed one at a time.
+  await database.exclusive('forja:startup', async () => {
+    await migrateEntities(database, models, app.log);
+    await seedDatabase({ database, service, entities, identity: identityConfig, dataDir: config.dataDir, port: config.port });
+  });
   const identity = createIdentity({ dataDir: config.dataDir, database, config: identityConfig });
   const settings = settingsStoreFor(database);
 
