@@ -18,7 +18,7 @@ export interface IndexStats {
 
 /**
  * The searchable store of one or more knowledge bases. Implementations: SqliteFtsIndex (BM25 over
- * SQLite FTS5). A Postgres tsvector implementation would sit beside it behind the same interface.
+ * SQLite FTS5), HybridIndex (plus vectors), PostgresFtsIndex (tsvector); create-retrieval-index.ts picks one.
  */
 export interface RetrievalIndex {
   /** Makes `chunks` the knowledge's whole content; incremental by hash, atomic for searchers. */
