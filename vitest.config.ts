@@ -47,6 +47,7 @@ export default defineConfig({
                 testTimeout: 30_000,
                 hookTimeout: 60_000,
                 env: { FORJA_TEST_DB: 'postgres' },
+                globalSetup: ['tests/api/helpers/postgres-global-setup.ts'],
               },
             },
           ]

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../../server/db/database.ts';
 
 /**
@@ -33,7 +34,9 @@ async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T>
 
 /** A fresh, empty PostgreSQL database; returns its URL. */
 export async function createTestPostgresDatabase(prefix = 'forja_test'): Promise<string> {
-  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  // forja_test_<run>_...: the api-postgres global setup drops what is left of its run at the end.
+  const run = inject('forjaTestRun');
+  const name = `${prefix}${run ? `_${run}` : ''}_${randomBytes(6).toString('hex')}`;
   // C collation: text orders by code point as in SQLite, so sorted lists match on both engines.
   await withAdmin((client) => client.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`));
   const url = new URL(adminUrl());
