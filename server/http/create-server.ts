@@ -75,7 +75,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     // GET <base>/ids/:ids carries a comma-separated list of ids (runtime/transport/rest-transport.ts);
     // Fastify's default (100 characters) turned more than two UUIDs into a 404. The URL itself is
     // bounded by Node's 16 KB header limit.
-    maxParamLength: 16 * 1024,
+    routerOptions: { maxParamLength: 16 * 1024 },
     // Behind a reverse proxy (README-scaling.md) the client address comes from X-Forwarded-For.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
   });
