@@ -3,7 +3,8 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { FILES_URL_PREFIX } from '../files/file-routes.ts';
 import { sanitiseFilename, storedFileName } from '../files/stored-file-name.ts';
-import { HttpError, badRequest } from '../http/http-error.ts';
+import { HttpError } from '../http/http-error.ts';
+import { readUploadedFile } from '../files/read-uploaded-file.ts';
 import { imageType } from './image-signature.ts';
 import type { UserAccounts } from './user-accounts.ts';
 
@@ -15,11 +16,8 @@ import type { UserAccounts } from './user-accounts.ts';
  */
 export function registerAvatarRoute(app: FastifyInstance, deps: { dataDir: string; accounts: UserAccounts }): void {
   app.post('/api/users/avatar', { config: { authenticated: true } }, async (request) => {
-    if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
-    const part = await request.file();
-    if (!part || part.fieldname !== 'file') throw badRequest('The multipart body has no "file" field');
-    const content = await part.toBuffer();
-    if (part.file.truncated) throw new HttpError(413, 'The file is larger than the upload limit');
+    // The shared reader answers 415 (not multipart), 400 (no file field, malformed body) and 413.
+    const { filename, content } = await readUploadedFile(request);
     const type = imageType(content);
     if (!type) throw new HttpError(415, 'The avatar must be a PNG or JPEG image', { i18nMessage: 'error.unsupportedImage' });
     const now = new Date();
@@ -30,6 +28,6 @@ export function registerAvatarRoute(app: FastifyInstance, deps: { dataDir: strin
     const filepath = [...relativeDir, name].join('/');
     const url = FILES_URL_PREFIX + filepath;
     await deps.accounts.setColumns(request.context.userId!, { avatar: url });
-    return { filename: sanitiseFilename(part.filename), filepath, size: content.length, mimetype: type.mimetype, url };
+    return { filename: sanitiseFilename(filename), filepath, size: content.length, mimetype: type.mimetype, url };
   });
 }

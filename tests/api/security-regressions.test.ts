@@ -22,10 +22,12 @@ describe('regressions found by tests/fuzz', () => {
     expect(res.body.map((c: any) => c._id)).toEqual(ids);
   });
 
-  it('a malformed multipart import is a 400, not a 500', async () => {
-    const res = await server.raw('/api/contacts/import', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=zzz' }, body: '{"name":"x"}' });
-    expect(res.status).toBe(400);
-    expectErrorShape(res.body);
+  it('a malformed multipart body is a 400, not a 500, on every upload route', async () => {
+    for (const url of ['/api/contacts/import', '/api/file/docs', '/api/users/avatar']) {
+      const res = await server.raw(url, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=zzz' }, body: '{"name":"x"}' });
+      expect(res.status, url).toBe(400);
+      expectErrorShape(res.body);
+    }
   });
 
   it('a ref list of 100,000 ids is a 400 naming the fields, not a 500 (too many SQL variables)', async () => {
