@@ -10,6 +10,11 @@ export default defineConfig({
     // The dev console talks to the API server started by `npm run dev` beside it.
     proxy: { '/api': apiTarget, '/graphql': apiTarget, '/files': apiTarget },
   },
+  // Scan every screen (most are lazy routes) for dependencies when the dev server starts, so the
+  // first visit to a screen never makes Vite re-optimise and reload the page under a user or a test.
+  optimizeDeps: {
+    entries: ['index.html', 'src/**/*.tsx', 'runtime/**/*.tsx'],
+  },
   build: {
     outDir: 'dist',
     sourcemap: false,
