@@ -13,7 +13,7 @@ import path from 'node:path';
  * | REDIS_URL         | (unset: limits in memory)      | redis://... shares rate limits across instances |
  * | TRUST_PROXY       | (unset: no proxy trusted)      | behind nginx: true, a hop count, or addresses  |
  * |                   |                                | (comma-separated) whose X-Forwarded-For counts |
- * | INSTANCE_MODE     | single                         | multi: several instances (README-scaling.md);  |
+ * | INSTANCE_MODE     | single                         | multi: several instances (README.md "Scaling out");  |
  * |                   |                                | with multi or REDIS_URL, JWT_SECRET and        |
  * |                   |                                | API_KEY_SECRET must be set (start refused)     |
  * | LOG_LEVEL         | info                           | pino level: fatal, error, warn, info, debug... |
@@ -26,7 +26,7 @@ export interface ServerConfig {
   databaseUrl: string | null;
   /** Shared store of the rate-limit counters; null keeps them in this process's memory. */
   redisUrl: string | null;
-  /** 'multi' when several instances serve the same database (README-scaling.md). */
+  /** 'multi' when several instances serve the same database (README.md "Scaling out"). */
   instanceMode: 'single' | 'multi';
   /** Fastify's trustProxy: client addresses (rate limits, API-key allow lists) from X-Forwarded-For. */
   trustProxy: boolean | number | string[];

@@ -47,7 +47,7 @@ export interface DatabaseOptions {
 
 type Opener = (location: string) => Database;
 
-/** Engines by URL scheme: SQLite (one process) or PostgreSQL (several instances, see README-scaling.md). */
+/** Engines by URL scheme: SQLite (one process) or PostgreSQL (several instances, see README.md "Scaling out"). */
 const OPENERS: Record<string, Opener> = {
   sqlite: (location) => openSqliteDatabase(location),
   postgres: (location) => openPostgresDatabase(location, { poolSize: poolSizeFromEnv() }),

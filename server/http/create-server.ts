@@ -76,7 +76,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     // Fastify's default (100 characters) turned more than two UUIDs into a 404. The URL itself is
     // bounded by Node's 16 KB header limit.
     routerOptions: { maxParamLength: 16 * 1024 },
-    // Behind a reverse proxy (README-scaling.md) the client address comes from X-Forwarded-For.
+    // Behind a reverse proxy (README.md "Scaling out") the client address comes from X-Forwarded-For.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
   });
   // Bodies are JSON (or multipart for files); plain text would only reach handlers to fail there,
@@ -156,7 +156,7 @@ function checkScaleOutSecrets(config: ServerConfig, identity: IdentityConfig): v
   if (missing.length > 0) {
     throw new Error(
       `${missing.join(' and ')} must be set when INSTANCE_MODE=multi or REDIS_URL is set: every instance needs the same ` +
-        'secrets (see README-scaling.md)',
+        'secrets (see README.md "Scaling out")',
     );
   }
 }

@@ -10,7 +10,7 @@ import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } fr
 
 /**
  * Two real server processes (`server/main.ts`) on one PostgreSQL database and one Redis, as in
- * README-scaling.md: requests are spread over both and must behave like one server. Runs in the
+ * README.md "Scaling out": requests are spread over both and must behave like one server. Runs in the
  * api-postgres project (needs DATABASE_URL_TEST and REDIS_URL_TEST, which .ci/run provides).
  */
 const redisUrl = process.env.REDIS_URL_TEST?.trim();
