@@ -1,4 +1,5 @@
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { createHttpClient } from './http-client.ts';
 import type { EntityAction, EntityOperation, Transport } from './transport.ts';
 import { RestTransport, type FileUploader, type RestCall, type RestTransportOptions, type UploadedFile } from './rest-transport.ts';
 import { toApiError, type FailedCall } from './to-api-error.ts';
@@ -35,20 +36,7 @@ export class GraphqlTransport implements Transport, FileUploader {
   constructor(private readonly options: GraphqlTransportOptions) {
     this.rest = new RestTransport(options);
     this.endpoint = `${(options.baseUrl ?? '').replace(/\/$/, '')}${options.endpoint ?? '/graphql'}`;
-    const getToken = options.getToken;
-    this.http = ky.create({
-      timeout: options.timeout ?? REQUEST_TIMEOUTS.default,
-      retry: 0,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      hooks: {
-        beforeRequest: [
-          (request) => {
-            const token = getToken?.();
-            if (token) request.headers.set('Authorization', `Bearer ${token}`);
-          },
-        ],
-      },
-    });
+    this.http = createHttpClient(options);
   }
 
   async request<R>(operation: EntityOperation): Promise<R> {

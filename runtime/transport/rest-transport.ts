@@ -1,4 +1,5 @@
-import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { createHttpClient } from './http-client.ts';
 import type { EntityOperation, Transport } from './transport.ts';
 import type { FindQuery, ListQuery } from '../providers/queries.ts';
 import { serializeFilters } from './serialize-filters.ts';
@@ -53,21 +54,7 @@ export class RestTransport implements Transport, FileUploader {
   constructor(options: RestTransportOptions = {}) {
     this.onError = options.onError;
     this.baseUrl = (options.baseUrl ?? '').replace(/\/$/, '');
-    const getToken = options.getToken;
-    this.http = ky.create({
-      timeout: options.timeout ?? REQUEST_TIMEOUTS.default,
-      // Retrying hides failures from the user for seconds; the UI offers its own retry (reload).
-      retry: 0,
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      hooks: {
-        beforeRequest: [
-          (request) => {
-            const token = getToken?.();
-            if (token) request.headers.set('Authorization', `Bearer ${token}`);
-          },
-        ],
-      },
-    });
+    this.http = createHttpClient(options);
   }
 
   async request<R>(operation: EntityOperation): Promise<R> {

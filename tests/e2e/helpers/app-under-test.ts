@@ -8,8 +8,9 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { freePort } from '../../helpers/free-port.ts';
+export { freePort };
 
 export const root = path.resolve(import.meta.dirname, '../../..');
 export const screenshotDir = path.join(root, 'tests/e2e/screenshots');
@@ -38,16 +39,6 @@ export interface AppUnderTest {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor(url: string, timeoutMs: number, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../helpers/free-port.ts';
+export { freePort };
 
 /** The real server as a child process (`node --import tsx server/main.ts`), so it can be killed -9. */
 export interface ChildServer {
@@ -16,16 +17,6 @@ export interface ChildServer {
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const CHILD_ADMIN_PASSWORD = 'Child-admin-1234';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface SpawnOptions {
   dataDir: string;
