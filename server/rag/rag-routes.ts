@@ -15,7 +15,7 @@ import { parseStoredFile } from './parse/parse-file.ts';
 import { parseUrl } from './parse/parse-url.ts';
 import { RagError } from './rag-error.ts';
 import { createRetrievalIndex } from './search/create-retrieval-index.ts';
-import { MAX_QUERY_LENGTH } from './search/sqlite-fts-index.ts';
+import { MAX_QUERY_LENGTH } from './search/index-input.ts';
 import type { RetrievalIndex } from './search/retrieval-index.ts';
 import { planTraining, type TrainingKnowledge, type TrainingSource } from './train/plan-training.ts';
 

@@ -1,12 +1,9 @@
 import type pg from 'pg';
-import { sha256Hex } from '../chunk/sha256-hex.ts';
 import { RagError } from '../rag-error.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
-import { MAX_QUERY_LENGTH } from './sqlite-fts-index.ts';
+import { checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
 
-const MAX_QUERY_TERMS = 64;
-const MAX_KNOWLEDGE_ID_LENGTH = 200;
 /** Candidates ranked by ts_rank_cd in SQL per result asked for, before scoring in JS. */
 const CANDIDATES_PER_RESULT = 4;
 /** Text search configuration: Spanish stemming and stop words over unaccented words. */
@@ -159,12 +156,7 @@ export class PostgresFtsIndex implements RetrievalIndex {
   }
 
   async search(knowledgeId: string, query: string, options: SearchOptions): Promise<SearchResult[]> {
-    checkKnowledgeId(knowledgeId);
-    const { maxResults, scoreThreshold } = checkSearchOptions(options);
-    if (typeof query !== 'string') throw new RagError('invalidInput', 'q must be a string', { field: 'q' });
-    if (query.length > MAX_QUERY_LENGTH) {
-      throw new RagError('invalidInput', `q is ${query.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'q' });
-    }
+    const { maxResults, scoreThreshold } = checkSearchInput(knowledgeId, query, options);
     await this.ready();
     const known = (await this.#pool.query('SELECT slot, generation FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])).rows[0];
     if (!known || Number(known.generation) === 0) return [];
@@ -256,32 +248,3 @@ export class PostgresFtsIndex implements RetrievalIndex {
   }
 }
 
-function checkKnowledgeId(knowledgeId: unknown): void {
-  if (typeof knowledgeId !== 'string' || knowledgeId.length === 0 || knowledgeId.length > MAX_KNOWLEDGE_ID_LENGTH) {
-    throw new RagError('invalidInput', 'knowledge id must be a non-empty string of at most 200 characters', { field: 'id' });
-  }
-}
-
-function checkSearchOptions(options: SearchOptions): SearchOptions {
-  const { maxResults, scoreThreshold } = options;
-  if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 1000) {
-    throw new RagError('invalidInput', `maxResults must be an integer from 1 to 1000; got ${String(maxResults)}`, { field: 'maxResults' });
-  }
-  if (typeof scoreThreshold !== 'number' || !(scoreThreshold >= 0 && scoreThreshold <= 1)) {
-    throw new RagError('invalidInput', `scoreThreshold must be a number from 0 to 1; got ${String(scoreThreshold)}`, { field: 'scoreThreshold' });
-  }
-  return options;
-}
-
-function uniqueByHash(chunks: readonly SourcedChunk[]): Map<string, SourcedChunk> {
-  if (!Array.isArray(chunks)) throw new RagError('invalidInput', 'chunks must be an array', { field: 'chunks' });
-  const unique = new Map<string, SourcedChunk>();
-  chunks.forEach((chunk, index) => {
-    if (!chunk || typeof chunk.content !== 'string' || chunk.content.trim() === '') {
-      throw new RagError('invalidInput', `chunk ${index} has no content`, { field: `chunks.${index}.content` });
-    }
-    const hash = sha256Hex(chunk.content);
-    if (!unique.has(hash)) unique.set(hash, { content: chunk.content, hash, source: String(chunk.source ?? '') });
-  });
-  return unique;
-}

@@ -1,14 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { sha256Hex } from '../chunk/sha256-hex.ts';
 import { RagError } from '../rag-error.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
 import { spanishTerms } from './normalize-spanish.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
+import { checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
 
-export const MAX_QUERY_LENGTH = 4000;
-/** Unique query terms beyond this add cost, not precision. */
-const MAX_QUERY_TERMS = 64;
-const MAX_KNOWLEDGE_ID_LENGTH = 200;
 /** FTS5's bm25() floor for terms found in more than half the rows (fts5_aux.c). */
 const FTS5_MIN_IDF = 1e-6;
 
@@ -163,12 +159,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
   }
 
   async search(knowledgeId: string, query: string, options: SearchOptions): Promise<SearchResult[]> {
-    checkKnowledgeId(knowledgeId);
-    const { maxResults, scoreThreshold } = checkSearchOptions(options);
-    if (typeof query !== 'string') throw new RagError('invalidInput', 'q must be a string', { field: 'q' });
-    if (query.length > MAX_QUERY_LENGTH) {
-      throw new RagError('invalidInput', `q is ${query.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'q' });
-    }
+    const { maxResults, scoreThreshold } = checkSearchInput(knowledgeId, query, options);
     const known = this.#getKnowledge.get(knowledgeId);
     if (!known || known.generation === 0) return [];
     const terms = [...new Set(spanishTerms(query))].slice(0, MAX_QUERY_TERMS);
@@ -269,37 +260,3 @@ function ftsTable(slot: number): string {
   return `rag_fts_${slot}`;
 }
 
-function checkKnowledgeId(knowledgeId: unknown): void {
-  if (typeof knowledgeId !== 'string' || knowledgeId.length === 0 || knowledgeId.length > MAX_KNOWLEDGE_ID_LENGTH) {
-    throw new RagError('invalidInput', 'knowledge id must be a non-empty string of at most 200 characters', { field: 'id' });
-  }
-}
-
-function checkSearchOptions(options: SearchOptions): SearchOptions {
-  const { maxResults, scoreThreshold } = options;
-  if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 1000) {
-    throw new RagError('invalidInput', `maxResults must be an integer from 1 to 1000; got ${String(maxResults)}`, {
-      field: 'maxResults',
-    });
-  }
-  if (typeof scoreThreshold !== 'number' || !(scoreThreshold >= 0 && scoreThreshold <= 1)) {
-    throw new RagError('invalidInput', `scoreThreshold must be a number from 0 to 1; got ${String(scoreThreshold)}`, {
-      field: 'scoreThreshold',
-    });
-  }
-  return options;
-}
-
-/** Chunk identity is the hash of its content; the first source naming a content wins. */
-function uniqueByHash(chunks: readonly SourcedChunk[]): Map<string, SourcedChunk> {
-  if (!Array.isArray(chunks)) throw new RagError('invalidInput', 'chunks must be an array', { field: 'chunks' });
-  const unique = new Map<string, SourcedChunk>();
-  chunks.forEach((chunk, index) => {
-    if (!chunk || typeof chunk.content !== 'string' || chunk.content.trim() === '') {
-      throw new RagError('invalidInput', `chunk ${index} has no content`, { field: `chunks.${index}.content` });
-    }
-    const hash = sha256Hex(chunk.content);
-    if (!unique.has(hash)) unique.set(hash, { content: chunk.content, hash, source: String(chunk.source ?? '') });
-  });
-  return unique;
-}
