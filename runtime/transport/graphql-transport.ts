@@ -1,9 +1,8 @@
-import { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { createHttpClient } from './http-client.ts';
+import type { KyInstance } from 'ky';
+import { createHttpClient, describeFailure } from './http-client.ts';
 import type { EntityAction, EntityOperation, Transport } from './transport.ts';
 import { RestTransport, type FileUploader, type RestCall, type RestTransportOptions, type UploadedFile } from './rest-transport.ts';
-import { toApiError, type FailedCall } from './to-api-error.ts';
-import { ApiError } from './api-error.ts';
+import { toApiError } from './to-api-error.ts';
 import { REQUEST_TIMEOUTS } from './request-timeouts.ts';
 
 /** Generated operation documents by entity and action; each selects its answer as `result`. */
@@ -84,7 +83,7 @@ export class GraphqlTransport implements Transport, FileUploader {
       payload = text ? JSON.parse(text) : {};
       if (!response.ok && !payload.errors) throw toApiError({ kind: 'http', status: response.status, body: payload });
     } catch (error) {
-      const failure = error instanceof ApiError ? error : toApiError(classify(error));
+      const failure = await describeFailure(error);
       this.options.onError?.(failure);
       throw failure;
     }
@@ -109,12 +108,4 @@ function stripForInput(data: unknown): unknown {
   const { _id, createdAt, updatedAt, tenant, ...rest } = data as Record<string, unknown>;
   void _id; void createdAt; void updatedAt; void tenant;
   return rest;
-}
-
-function classify(error: unknown): FailedCall {
-  if (error instanceof HTTPError) return { kind: 'http', status: error.response.status, body: null };
-  if (error instanceof TimeoutError) return { kind: 'timeout' };
-  if (error instanceof Error && error.name === 'AbortError') return { kind: 'aborted' };
-  if (error instanceof TypeError) return { kind: 'network' };
-  return { kind: 'unknown', cause: error };
 }

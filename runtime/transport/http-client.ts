@@ -1,4 +1,6 @@
-import ky, { type KyInstance } from 'ky';
+import ky, { HTTPError, TimeoutError, type KyInstance } from 'ky';
+import { ApiError } from './api-error.ts';
+import { toApiError, type FailedCall } from './to-api-error.ts';
 import { REQUEST_TIMEOUTS } from './request-timeouts.ts';
 
 export interface HttpClientOptions {
@@ -26,4 +28,28 @@ export function createHttpClient(options: HttpClientOptions): KyInstance {
       ],
     },
   });
+}
+
+/** Any failure of a call made with the client, as the spec §8 error it stands for. */
+export async function describeFailure(error: unknown): Promise<ApiError> {
+  if (error instanceof ApiError) return error;
+  return toApiError(await classify(error));
+}
+
+async function classify(error: unknown): Promise<FailedCall> {
+  if (error instanceof HTTPError) {
+    let body: unknown = null;
+    try {
+      const text = await error.response.text();
+      body = text === '' ? null : JSON.parse(text);
+    } catch {
+      body = null;
+    }
+    return { kind: 'http', status: error.response.status, body };
+  }
+  if (error instanceof TimeoutError) return { kind: 'timeout' };
+  if (error instanceof Error && error.name === 'AbortError') return { kind: 'aborted' };
+  // fetch rejects with a TypeError when the network (DNS, connection, CORS) fails.
+  if (error instanceof TypeError) return { kind: 'network' };
+  return { kind: 'unknown', cause: error };
 }

@@ -1,9 +1,8 @@
-import { HTTPError, TimeoutError, type KyInstance } from 'ky';
-import { createHttpClient } from './http-client.ts';
+import type { KyInstance } from 'ky';
+import { createHttpClient, describeFailure } from './http-client.ts';
 import type { EntityOperation, Transport } from './transport.ts';
 import type { FindQuery, ListQuery } from '../providers/queries.ts';
 import { serializeFilters } from './serialize-filters.ts';
-import { toApiError, type FailedCall } from './to-api-error.ts';
 import { ApiError } from './api-error.ts';
 import { REQUEST_TIMEOUTS } from './request-timeouts.ts';
 
@@ -191,27 +190,4 @@ function compactParams(params: Params | undefined): URLSearchParams | undefined 
 function fileName(file: Blob, format?: string): string {
   if (typeof File !== 'undefined' && file instanceof File && file.name) return file.name;
   return format ? `import.${format.toLowerCase()}` : 'upload';
-}
-
-async function describeFailure(error: unknown): Promise<ApiError> {
-  if (error instanceof ApiError) return error;
-  return toApiError(await classify(error));
-}
-
-async function classify(error: unknown): Promise<FailedCall> {
-  if (error instanceof HTTPError) {
-    let body: unknown = null;
-    try {
-      const text = await error.response.text();
-      body = text === '' ? null : JSON.parse(text);
-    } catch {
-      body = null;
-    }
-    return { kind: 'http', status: error.response.status, body };
-  }
-  if (error instanceof TimeoutError) return { kind: 'timeout' };
-  if (error instanceof Error && error.name === 'AbortError') return { kind: 'aborted' };
-  // fetch rejects with a TypeError when the network (DNS, connection, CORS) fails.
-  if (error instanceof TypeError) return { kind: 'network' };
-  return { kind: 'unknown', cause: error };
 }
