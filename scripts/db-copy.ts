@@ -72,9 +72,9 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: { ba
         );
         const read = source.kysely.selectFrom(table).select(selection).compile();
         for await (const batch of source.stream(read, batchSize)) {
-          const values = batch.map((row) => convertRow(row, columns, targetByName, target.dialect.name));
+          const values = batch.rows.map((row) => convertRow(row, batch.columns, targetByName, target.dialect.name));
           await trx.insertInto(table).values(values).execute();
-          copied += batch.length;
+          copied += batch.rows.length;
           log(`${table}: ${copied}/${total} rows`);
         }
         if (total === 0) log(`${table}: 0/0 rows`);
@@ -173,13 +173,11 @@ async function createLike(target: Database, table: string, columns: ColumnInfo[]
   log(`${table}: created on the target`);
 }
 
-function convertRow(row: Row, columns: string[], targetColumns: Map<string, ColumnInfo>, targetEngine: string): Row {
+function convertRow(row: unknown[], columns: readonly string[], targetColumns: Map<string, ColumnInfo>, targetEngine: string): Row {
   const out: Row = {};
-  for (const name of columns) {
-    const value = row[name];
-    const type = targetColumns.get(name)!.type;
-    out[name] = convertValue(value, type, targetEngine);
-  }
+  columns.forEach((name, i) => {
+    out[name] = convertValue(row[i], targetColumns.get(name)!.type, targetEngine);
+  });
   return out;
 }
 

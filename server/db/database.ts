@@ -7,6 +7,15 @@ import { openSqliteDatabase } from './sqlite-database.ts';
 export type Row = Record<string, unknown>;
 
 /**
+ * A slice of a streamed result as arrays in `columns` order: a million rows read as objects cost
+ * a million hidden-class objects; arrays are what both drivers produce natively.
+ */
+export interface RowBatch {
+  columns: readonly string[];
+  rows: unknown[][];
+}
+
+/**
  * The one handle the rest of the server uses for SQL. Queries are built with `kysely` and
  * compiled; executing them goes through these methods so each engine can execute its own
  * best way (SQLite: cached prepared statements; PostgreSQL: a pool and server-side cursors).
@@ -25,7 +34,7 @@ export interface Database {
    * Reads a large result in batches with constant memory, on a connection of its own so
    * other requests keep being served while it runs.
    */
-  stream(query: CompiledQuery, batchSize: number): AsyncIterable<Row[]>;
+  stream(query: CompiledQuery, batchSize: number): AsyncIterable<RowBatch>;
   /**
    * A value that changes whenever any committed write may have changed the data (this process's
    * or another's), so derived results such as list totals can be cached until it moves.

@@ -68,8 +68,11 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
         open = true;
         await client.query(`DECLARE forja_stream NO SCROLL CURSOR FOR ${query.sql}`, params(query));
         for (;;) {
-          const { rows } = await client.query(`FETCH ${Math.max(1, Math.floor(batchSize))} FROM forja_stream`);
-          if (rows.length > 0) yield rows as Row[];
+          const { rows, fields } = await client.query<unknown[]>({
+            text: `FETCH ${Math.max(1, Math.floor(batchSize))} FROM forja_stream`,
+            rowMode: 'array',
+          });
+          if (rows.length > 0) yield { columns: fields.map((f) => f.name), rows };
           if (rows.length < batchSize) break;
         }
         await client.query('COMMIT');

@@ -59,15 +59,17 @@ export function openSqliteDatabase(file: string): Database {
       // read-only connection (WAL lets it read a consistent snapshot while writes go on).
       const reader = new BetterSqlite3(file, { readonly: true });
       try {
-        let batch: Row[] = [];
-        for (const row of reader.prepare(query.sql).iterate(params(query))) {
-          batch.push(row as Row);
-          if (batch.length >= batchSize) {
-            yield batch;
-            batch = [];
+        const statement = reader.prepare(query.sql).raw(true);
+        const columns = statement.columns().map((c) => c.name);
+        let rows: unknown[][] = [];
+        for (const row of statement.iterate(params(query))) {
+          rows.push(row as unknown[]);
+          if (rows.length >= batchSize) {
+            yield { columns, rows };
+            rows = [];
           }
         }
-        if (batch.length > 0) yield batch;
+        if (rows.length > 0) yield { columns, rows };
       } finally {
         reader.close();
       }

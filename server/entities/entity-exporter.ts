@@ -4,18 +4,19 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileFormat } from '../../generator/model/entity-model.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Row } from '../db/database.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { selectList } from './entity-query.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import type { EntityService } from './entity-service.ts';
-import { csvCell } from './export-cells.ts';
-import { csvLine } from './csv-line.ts';
+import { csvRowWriter } from './csv-row-writer.ts';
 import { parseListQuery, type RawQuery } from './list-query.ts';
+import { RefDisplayCache } from './ref-display-cache.ts';
 
 /** Rows read, populated and written per step: bounds memory whatever the export size. */
-const BATCH_SIZE = 1000;
+const BATCH_SIZE = 2000;
+const WRITE_BUFFER_BYTES = 4 * 1024 * 1024;
 const PROGRESS_EVERY = 100_000;
 const FORMATS: readonly FileFormat[] = ['CSV', 'JSON'];
 const SYSTEM_HEADERS = ['_id', 'createdAt', 'updatedAt'];
@@ -52,26 +53,22 @@ export class EntityExporter {
     await fs.promises.mkdir(dir, { recursive: true });
     const name = `${runtime.model.name}-${randomBytes(16).toString('hex')}.${format.toLowerCase()}`;
     const file = path.join(dir, name);
-    const out = fs.createWriteStream(file);
+    // Room for a few batches, so the disk writes one batch while the next is read and formatted.
+    const out = fs.createWriteStream(file, { highWaterMark: WRITE_BUFFER_BYTES });
     const write = async (chunk: string) => {
       if (!out.write(chunk)) await once(out, 'drain');
     };
+    const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes)) : null;
     let rowCount = 0;
     try {
-      if (format === 'CSV') {
-        // BOM so spreadsheet programs read the UTF-8 (accents) correctly.
-        await write('\ufeff' + csvLine(headers, separator));
-      } else {
-        await write('[');
-      }
-      for await (const rows of this.database.stream(select.compile(), BATCH_SIZE)) {
-        const records = await this.service.toRecords(runtime, rows);
-        if (format === 'CSV') {
-          const fields = headers.map((h) => runtime.fields.get(h));
-          let chunk = '';
-          for (const record of records) chunk += csvLine(headers.map((h, i) => csvCell(fields[i], record[h])), separator);
-          await write(chunk);
+      // CSV starts with a BOM so spreadsheet programs read the UTF-8 (accents) correctly.
+      await write(csv ? '\ufeff' + csv.header() : '[');
+      for await (const batch of this.database.stream(select.compile(), BATCH_SIZE)) {
+        if (csv) {
+          await csv.prime(batch);
+          await write(csv.lines(batch));
         } else {
+          const records = await this.service.toRecords(runtime, batch.rows.map((row) => rowObject(batch.columns, row)));
           let chunk = '';
           for (const record of records) {
             const projected: Record<string, unknown> = { _id: record._id };
@@ -81,7 +78,7 @@ export class EntityExporter {
           await write(chunk);
         }
         const before = rowCount;
-        rowCount += records.length;
+        rowCount += batch.rows.length;
         if (Math.floor(rowCount / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) {
           this.log.info({ entity: runtime.model.name, rowCount }, 'export progress');
         }
@@ -98,6 +95,12 @@ export class EntityExporter {
     this.log.info({ entity: runtime.model.name, rowCount, time, format }, 'export written');
     return { url: `/files/exports/${name}`, rowCount, time };
   }
+}
+
+function rowObject(columns: readonly string[], values: unknown[]): Row {
+  const row: Row = {};
+  for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
+  return row;
 }
 
 function readFormat(runtime: EntityRuntime, raw: string | undefined): FileFormat {

@@ -43,7 +43,7 @@ export class EntityService {
 
   constructor(
     private readonly database: Database,
-    private readonly runtimes: EntityRuntimeMap,
+    readonly runtimes: EntityRuntimeMap,
   ) {}
 
   runtime(entity: string): EntityRuntime {
@@ -150,6 +150,11 @@ export class EntityService {
     const errors = runtime.validateCreate(input);
     if (errors.length > 0) return { ok: false, errors, status: 400 };
     const values: Record<string, unknown> = { ...input };
+    // A read-only field is not the caller's to set, but it still starts at its default (a role
+    // created through the API is not read-only: false, not null).
+    for (const field of runtime.model.fields) {
+      if (field.readonly && values[field.name] === undefined && field.default !== null) values[field.name] = structuredClone(field.default);
+    }
     const { tenantColumn, ownerColumn } = runtime;
     if (tenantColumn) {
       // A tenant user always writes into their own tenant, whatever the body says.

@@ -71,6 +71,23 @@ describe('export', () => {
     expect(await download(csv.body.url)).toBe('\ufeffchatId\r\n');
   });
 
+  it('CSV array.refs list display values, gone targets drop out, booleans read true/false, any separator', async () => {
+    const parent = await create(server, '/api/roles', { name: 'Parent]one' });
+    const gone = await create(server, '/api/roles', { name: 'Gone' });
+    const child = await create(server, '/api/roles', { name: 'Child', childRoles: [parent._id, gone._id], permissions: ['bot:view'] });
+    expect((await server.del(`/api/roles/${gone._id}`)).status).toBe(204);
+    // "]" and "^" mean something inside a regular-expression class: the quoting must not care.
+    for (const separator of [']', '^', '\\']) {
+      const res = await server.get(`/api/roles/export${qs({ format: 'CSV', headers: 'name,childRoles,readonly', separator, filters: `_id;in;${child._id},${parent._id}`, orderBy: 'createdAt', order: 'desc' })}`);
+      expect(res.status, res.text).toBe(200);
+      const rows = parse(await download(res.body.url), { bom: true, delimiter: separator, columns: true }) as Record<string, string>[];
+      expect(rows).toEqual([
+        { name: 'Child', childRoles: '["Parent]one"]', readonly: 'false' },
+        { name: 'Parent]one', childRoles: '[]', readonly: 'false' },
+      ]);
+    }
+  });
+
   it('never exports secret fields and rejects unknown headers / formats / separators', async () => {
     const role = await create(server, '/api/roles', { name: 'Exp' });
     await create(server, '/api/users', { name: 'S', username: 'sx', password: 'hidden-password', email: 's@example.com', phone: '1', role: role._id });
