@@ -19,5 +19,18 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     chunkSizeWarningLimit: 800,
+    rollupOptions: {
+      output: {
+        // Left alone, the bundler cuts the UI kit into one chunk per set of lazy screens sharing a
+        // component: 70+ files for a CRUD route, each a request and a module to link. Two groups
+        // instead: what the entry needs, and the rest of the UI kit that lazy screens share.
+        codeSplitting: {
+          groups: [
+            { name: 'vendor', test: /[\\/]node_modules[\\/]/, tags: ['$initial'], priority: 2 },
+            { name: 'ui-kit', test: /[\\/]node_modules[\\/](@mantine[\\/](core|hooks)|@floating-ui|react-remove-scroll|react-style-singleton|use-sidecar|use-callback-ref|get-nonce|tslib|react-transition-group)[\\/]/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
 });

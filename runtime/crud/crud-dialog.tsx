@@ -1,14 +1,16 @@
-import { useRef } from 'react';
+import { Suspense, useRef } from 'react';
 import { Alert, Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Widget } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import { useRuntime } from '../context/runtime-context.tsx';
-import { EntityForm, type EntityFormHandle } from '../form/entity-form.tsx';
+import type { EntityFormHandle } from '../form/entity-form.tsx';
+import { LazyEntityForm } from '../form/lazy-entity-form.ts';
 import type { FormOverride } from '../overrides/override-registry.ts';
 import type { CrudDialogState } from './crud-dialog-state.ts';
 import type { EntityRecord } from './prepare-record.ts';
+import { crudFormQuery } from './crud-form-query.ts';
 
 export interface CrudDialogProps {
   model: ClientEntityModel;
@@ -22,14 +24,13 @@ export interface CrudDialogProps {
 }
 
 /** The one dialog for view, create, edit and delete, sized by the entity's dialog settings. */
-export function CrudDialog({ model, state, onSubmit, onCancel, form: FormComponent = EntityForm, fieldWidgets, canSubmit }: CrudDialogProps) {
+export function CrudDialog({ model, state, onSubmit, onCancel, form: FormComponent = LazyEntityForm, fieldWidgets, canSubmit }: CrudDialogProps) {
   const { t } = useTranslation();
   const { forms } = useRuntime();
   const handle = useRef<EntityFormHandle>(null);
   const operation = state.operation;
-  const loader = forms[model.name];
-  if (!loader) throw new Error(`Form schemas for entity "${model.name}" not found`);
-  const schemas = useQuery({ queryKey: ['form-schemas', model.name], queryFn: loader, staleTime: Infinity, enabled: operation !== null });
+  if (!forms[model.name]) throw new Error(`Form schemas for entity "${model.name}" not found`);
+  const schemas = useQuery({ ...crudFormQuery(model.name, forms, FormComponent), enabled: operation !== null });
 
   return (
     <Modal
@@ -50,22 +51,23 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
           )}
           {operation === 'delete' && <Text>{t('crud.confirmDelete')}</Text>}
           {schemas.data ? (
-            <FormComponent
-              // A new record (or operation) starts a fresh form.
-              key={`${operation}:${String(state.record?._id ?? '')}`}
-              model={model}
-              schemas={schemas.data}
-              operation={operation}
-              initialData={state.record ?? {}}
-              fieldErrors={state.fieldErrors}
-              handle={handle}
-              fieldWidgets={fieldWidgets}
-              id={`crud-form-${model.name}`}
-            />
+            // The query above has fetched the form's chunk, but React.lazy still suspends once on its first render.
+            <Suspense fallback={<FormLoader />}>
+              <FormComponent
+                // A new record (or operation) starts a fresh form.
+                key={`${operation}:${String(state.record?._id ?? '')}`}
+                model={model}
+                schemas={schemas.data}
+                operation={operation}
+                initialData={state.record ?? {}}
+                fieldErrors={state.fieldErrors}
+                handle={handle}
+                fieldWidgets={fieldWidgets}
+                id={`crud-form-${model.name}`}
+              />
+            </Suspense>
           ) : (
-            <Center py="xl">
-              <Loader />
-            </Center>
+            <FormLoader />
           )}
           <Group justify="flex-end">
             {operation === 'view' ? (
@@ -92,5 +94,13 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
         </Stack>
       )}
     </Modal>
+  );
+}
+
+function FormLoader() {
+  return (
+    <Center py="xl">
+      <Loader />
+    </Center>
   );
 }

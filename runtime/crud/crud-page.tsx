@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
-import { ActionIcon, Alert, Button, Group, Menu, Stack, Title, Tooltip } from '@mantine/core';
+import { Suspense, useCallback, useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
+import { ActionIcon, Alert, Button, Group, Menu, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEye, IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { ClientEntityModel, FileFormat } from '../model/client-entity-model.ts';
 import { useCan } from '../permissions/permissions-context.tsx';
@@ -11,14 +11,21 @@ import { requireProvider, useRuntime } from '../context/runtime-context.tsx';
 import { entityQueryKeys } from '../query/entity-query-keys.ts';
 import { entityOverrides, requireRowActionHandler } from '../overrides/override-registry.ts';
 import { EntityTable } from '../table/entity-table.tsx';
-import { activeFilters, initialTableState, tableReducer, type SelectionStrategy } from '../table/table-state.ts';
-import { ExportPanel, type ExportEntry } from '../export/export-panel.tsx';
-import { ImportDialog } from '../import/import-dialog.tsx';
+import { TOOLTIP_ATTRIBUTE } from '../table/use-delegated-tooltip.tsx';
+import { initialTableState, tableReducer, type SelectionStrategy } from '../table/table-state.ts';
+import type { ExportEntry } from '../export/export-panel.tsx';
+import { lazyWithPreload } from '../lazy/lazy-with-preload.ts';
 import { crudDialogReducer, initialCrudDialogState, type CrudOperation, type CrudResult } from './crud-dialog-state.ts';
 import { cancelCrudDialog, submitCrudDialog } from './crud-controller.ts';
 import { CrudDialog } from './crud-dialog.tsx';
+import { crudFormQuery } from './crud-form-query.ts';
+import { entityListParams, entityListQuery } from './entity-list-query.ts';
 import { requireRowActionIcon } from './row-action-icons.ts';
 import type { EntityRecord } from './prepare-record.ts';
+
+// The list alone is what most visits need: export and import load on first use.
+const ExportPanel = lazyWithPreload(() => import('../export/export-panel.tsx').then((module) => module.ExportPanel));
+const ImportDialog = lazyWithPreload(() => import('../import/import-dialog.tsx').then((module) => module.ImportDialog));
 
 /** Spec §9: search input debounce and notification duration. */
 export const SEARCH_DEBOUNCE_MS = 500;
@@ -49,22 +56,12 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
 
   const canList = can(permissions.view) || can(permissions.manage);
   const query = useMemo(
-    () => ({
-      page: table.page,
-      limit: table.pageSize,
-      orderBy: table.sort?.field,
-      order: table.sort?.order,
-      search: table.search || undefined,
-      filters: activeFilters(model.filters, table.filterValues),
-    }),
-    [table.page, table.pageSize, table.sort, table.search, table.filterValues, model.filters],
+    () => entityListParams(model, table),
+    // Selection lives in the same state but is no part of the request.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [model, table.page, table.pageSize, table.sort, table.search, table.filterValues],
   );
-  const list = useQuery({
-    queryKey: keys.list(query),
-    queryFn: ({ signal }) => provider.paginate({ ...query, signal }),
-    placeholderData: keepPreviousData,
-    enabled: canList,
-  });
+  const list = useQuery({ ...entityListQuery(model, provider, query), enabled: canList });
   // Spec §8: pagination failures are only logged.
   useEffect(() => {
     if (list.error) console.error(list.error);
@@ -83,10 +80,21 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
     [dialog, provider, reload, notifySuccess, onResult],
   );
   const cancel = useCallback(() => cancelCrudDialog({ dispatch: dispatchDialog, onResult }), [onResult]);
+  // Hover or focus on an action that opens the dialog fetches its form code and schemas meanwhile.
+  const preloadDialog = useCallback(
+    () => void queryClient.prefetchQuery(crudFormQuery(model.name, services.forms, overrides.form)),
+    [queryClient, model.name, services.forms, overrides.form],
+  );
 
   const [exports, setExports] = useState<ExportEntry[]>([]);
   const [exportsVisible, setExportsVisible] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
+  // Mounted from the first open on, so closing keeps the modal's exit transition.
+  const [importUsed, setImportUsed] = useState(false);
+  const openImport = useCallback(() => {
+    setImportUsed(true);
+    setImportOpen(true);
+  }, []);
   const runExport = useCallback(
     async (format: FileFormat) => {
       const key = Date.now();
@@ -116,18 +124,26 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
 
   const renderRowActions = useMemo(() => {
     if (!hasRowActions) return undefined;
-    const actionButton = (label: string, icon: ReactNode, onClick: () => void, color?: string) => (
-      <Tooltip label={label} key={label} openDelay={300} closeDelay={250}>
-        <ActionIcon variant="subtle" color={color} aria-label={label} onClick={onClick}>
-          {icon}
-        </ActionIcon>
-      </Tooltip>
+    // The table shows one shared tooltip for every element with TOOLTIP_ATTRIBUTE (use-delegated-tooltip.tsx).
+    const actionButton = (label: string, icon: ReactNode, onClick: () => void, color?: string, onIntent?: () => void) => (
+      <ActionIcon
+        key={label}
+        variant="subtle"
+        color={color}
+        aria-label={label}
+        {...{ [TOOLTIP_ATTRIBUTE]: label }}
+        onClick={onClick}
+        onPointerEnter={onIntent}
+        onFocus={onIntent}
+      >
+        {icon}
+      </ActionIcon>
     );
     return (row: EntityRecord) => (
       <Group gap={4} wrap="nowrap">
-        {canViewRow && actionButton(t('crud.view'), <IconEye size={18} />, () => open('view', row))}
-        {canEditRow && actionButton(t('crud.edit'), <IconPencil size={18} />, () => open('edit', row))}
-        {canDeleteRow && actionButton(t('crud.delete'), <IconTrash size={18} />, () => open('delete', row), 'red')}
+        {canViewRow && actionButton(t('crud.view'), <IconEye size={18} />, () => open('view', row), undefined, preloadDialog)}
+        {canEditRow && actionButton(t('crud.edit'), <IconPencil size={18} />, () => open('edit', row), undefined, preloadDialog)}
+        {canDeleteRow && actionButton(t('crud.delete'), <IconTrash size={18} />, () => open('delete', row), 'red', preloadDialog)}
         {rowActions.map((action) => {
           const Icon = requireRowActionIcon(action.icon);
           const override = requireRowActionHandler(services.overrides, model.name, action.name);
@@ -139,7 +155,7 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
         })}
       </Group>
     );
-  }, [hasRowActions, canViewRow, canEditRow, canDeleteRow, rowActions, t, open, services.overrides, model, reload]);
+  }, [hasRowActions, canViewRow, canEditRow, canDeleteRow, rowActions, t, open, preloadDialog, services.overrides, model, reload]);
 
   return (
     <Stack gap="md">
@@ -147,14 +163,14 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
         <Title order={2}>{t(model.labelPlural)}</Title>
         <Group gap="xs">
           {canCreate && (
-            <Button leftSection={<IconPlus size={16} />} onClick={() => open('create')}>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => open('create')} onPointerEnter={preloadDialog} onFocus={preloadDialog}>
               {t('crud.create')}
             </Button>
           )}
           {canExport && (
             <Menu position="bottom-end">
               <Menu.Target>
-                <Button variant="light" leftSection={<IconDownload size={16} />}>
+                <Button variant="light" leftSection={<IconDownload size={16} />} onPointerEnter={() => void ExportPanel.preload()}>
                   {t('crud.export.menu')}
                 </Button>
               </Menu.Target>
@@ -168,7 +184,7 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
             </Menu>
           )}
           {canImport && (
-            <Button variant="light" leftSection={<IconUpload size={16} />} onClick={() => setImportOpen(true)}>
+            <Button variant="light" leftSection={<IconUpload size={16} />} onClick={openImport} onPointerEnter={() => void ImportDialog.preload()}>
               {t('crud.import.menu')}
             </Button>
           )}
@@ -192,11 +208,15 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
         <Alert color="yellow">{t('crud.noPermission')}</Alert>
       )}
       {exportsVisible && exports.length > 0 && (
-        <ExportPanel entries={exports} onClear={() => setExports([])} onClose={() => setExportsVisible(false)} />
+        <Suspense fallback={null}>
+          <ExportPanel entries={exports} onClear={() => setExports([])} onClose={() => setExportsVisible(false)} />
+        </Suspense>
       )}
       <CrudDialog model={model} state={dialog} onSubmit={submit} onCancel={cancel} form={overrides.form} fieldWidgets={overrides.fieldWidgets} canSubmit={overrides.canSubmit} />
-      {canImport && (
-        <ImportDialog model={model} provider={provider} opened={importOpen} onClose={() => setImportOpen(false)} onImported={() => reload()} />
+      {canImport && importUsed && (
+        <Suspense fallback={null}>
+          <ImportDialog model={model} provider={provider} opened={importOpen} onClose={() => setImportOpen(false)} onImported={() => reload()} />
+        </Suspense>
       )}
     </Stack>
   );

@@ -1,17 +1,19 @@
-import { memo } from 'react';
+import type { ReactNode } from 'react';
 import { Badge, Group, Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import type { TableColumnSpec } from './table-columns.ts';
 import { formatDate, formatMsToSeconds, refLabel, scalarText, truncate } from './format-cell.ts';
 
-/** One table cell rendered by field type and column formatter (spec §2 Table). */
-export const EntityCell = memo(function EntityCell({ column, value }: { column: TableColumnSpec; value: unknown }) {
-  const { t } = useTranslation();
+/**
+ * The content of one table cell by field type and column formatter (spec §2 Table). A function of
+ * the table's `t`, not a component with hooks of its own: a page holds hundreds of cells, and a
+ * useTranslation per cell cost more than the rest of the row.
+ */
+export function entityCellContent(column: TableColumnSpec, value: unknown, t: (key: string) => string): ReactNode {
   const field = column.field;
   switch (column.kind) {
     case 'systemDate':
     case 'date':
-      return <>{formatDate(value)}</>;
+      return formatDate(value);
     case 'systemId':
       return <Text size="xs" ff="monospace">{String(value ?? '')}</Text>;
     case 'boolean':
@@ -22,7 +24,7 @@ export const EntityCell = memo(function EntityCell({ column, value }: { column: 
         </Badge>
       );
     case 'ref':
-      return <>{refLabel(value, field?.ref?.display ?? 'name')}</>;
+      return refLabel(value, field?.ref?.display ?? 'name');
     case 'array.ref':
     case 'array.string':
     case 'array.number':
@@ -40,18 +42,18 @@ export const EntityCell = memo(function EntityCell({ column, value }: { column: 
     }
     case 'array.object':
     case 'object':
-      return <>{Array.isArray(value) ? String(value.length) : ''}</>;
+      return Array.isArray(value) ? String(value.length) : '';
     case 'file':
-      return <>{typeof value === 'string' ? truncate(value.split('/').pop() ?? value, 40) : ''}</>;
+      return typeof value === 'string' ? truncate(value.split('/').pop() ?? value, 40) : '';
     case 'fullFile':
-      return <>{refLabel(value, 'filename')}</>;
+      return refLabel(value, 'filename');
     case 'password':
       return null;
     default: {
-      if (field?.column.formatter === 'msToSeconds') return <>{formatMsToSeconds(value, field.column.decimals)}</>;
+      if (field?.column.formatter === 'msToSeconds') return formatMsToSeconds(value, field.column.decimals);
       const text = scalarText(field, value, t);
       if (field?.column.formatter === 'truncate' || field?.type === 'longString') return <span title={text}>{truncate(text)}</span>;
-      return <>{text}</>;
+      return text;
     }
   }
-});
+}

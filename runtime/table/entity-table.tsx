@@ -1,18 +1,19 @@
-import { memo, useMemo, type ReactNode } from 'react';
+import { memo, useCallback, useMemo, type ReactNode } from 'react';
 import { Checkbox, Grid, Group, Pagination, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
-  createColumnHelper, rowPaginationFeature, rowSelectionFeature, rowSortingFeature, tableFeatures, useTable,
-  type PaginationState, type RowSelectionState, type SortingState, type Updater,
+  createColumnHelper, flexRender, rowPaginationFeature, rowSelectionFeature, rowSortingFeature, tableFeatures, useTable,
+  type PaginationState, type Row, type RowSelectionState, type SortingState, type Updater,
 } from '@tanstack/react-table';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { Can } from '../permissions/permissions-context.tsx';
 import { refId, type EntityRecord } from '../crud/prepare-record.ts';
-import { EntityCell } from './entity-cell.tsx';
+import { entityCellContent } from './entity-cell-content.tsx';
 import { FilterInput } from './filter-input.tsx';
 import { PAGE_SIZE_OPTIONS, type SelectionStrategy, type TableAction, type TableState } from './table-state.ts';
 import { visibleColumns, visibleFilters } from './table-columns.ts';
+import { useDelegatedTooltip } from './use-delegated-tooltip.tsx';
 
 const features = tableFeatures({ rowPaginationFeature, rowSortingFeature, rowSelectionFeature });
 const helper = createColumnHelper<typeof features, EntityRecord>();
@@ -56,7 +57,7 @@ export function EntityTable(props: EntityTableProps) {
       helper.accessor((row) => row[spec.name], {
         id: spec.name,
         header: () => t(spec.label),
-        cell: (info) => <EntityCell column={spec} value={info.getValue()} />,
+        cell: (info) => entityCellContent(spec, info.getValue(), t),
         enableSorting: spec.sortable,
       }),
     );
@@ -98,6 +99,10 @@ export function EntityTable(props: EntityTableProps) {
     // The page re-renders from its own reducer; subscribing to table state would render twice.
     () => null,
   );
+
+  const rowTooltip = useDelegatedTooltip();
+  const toggleRow = useCallback((id: string) => selection && dispatch({ type: 'toggleRow', id, strategy: selection }), [dispatch, selection]);
+  const selectRowLabel = t('crud.selectRow');
 
   const pageCount = Math.max(1, Math.ceil(total / state.pageSize));
   const pageIds = rows.map((row, index) => refId(row) ?? String(index));
@@ -157,24 +162,17 @@ export function EntityTable(props: EntityTableProps) {
               </Table.Tr>
             ))}
           </Table.Thead>
-          <Table.Tbody>
+          <Table.Tbody {...rowTooltip.handlers}>
             {table.getRowModel().rows.map((row) => (
-              <Table.Tr key={row.id}>
-                {selection && (
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={t('crud.selectRow')}
-                      checked={state.allSelected || state.selected.includes(row.id)}
-                      onChange={() => dispatch({ type: 'toggleRow', id: row.id, strategy: selection })}
-                    />
-                  </Table.Td>
-                )}
-                {row.getAllCells().map((cell) => (
-                  <Table.Td key={cell.id}>
-                    <table.FlexRender cell={cell} />
-                  </Table.Td>
-                ))}
-              </Table.Tr>
+              <EntityRow
+                key={row.id}
+                row={row}
+                columns={columns}
+                selectable={Boolean(selection)}
+                selected={state.allSelected || state.selected.includes(row.id)}
+                selectLabel={selectRowLabel}
+                onToggle={toggleRow}
+              />
             ))}
             {rows.length === 0 && (
               <Table.Tr>
@@ -188,6 +186,7 @@ export function EntityTable(props: EntityTableProps) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
+      {rowTooltip.tooltip}
       <Group justify="space-between" mt="sm">
         <Text size="sm" c="dimmed">
           {t('crud.total', { count: total })}
@@ -220,6 +219,38 @@ function setFilter(dispatch: EntityTableProps['dispatch']) {
   }
   return callback;
 }
+
+/**
+ * One body row. Memoised, and its cells are plain <td>s with Mantine's table class: a page of 100
+ * rows has about 900 cells, and a Table.Td component per cell (style props, theme lookups) was a
+ * large share of the time to show the page. Rows re-render only when their record, the columns or
+ * their selection change.
+ */
+const EntityRow = memo(function EntityRow(props: {
+  row: Row<typeof features, EntityRecord>;
+  /** Not read here: the cells come from the row, but new columns (language, actions) must re-render it. */
+  columns: readonly unknown[];
+  selectable: boolean;
+  selected: boolean;
+  selectLabel: string;
+  onToggle: (id: string) => void;
+}) {
+  const { row, onToggle } = props;
+  return (
+    <Table.Tr>
+      {props.selectable && (
+        <td className={Table.classes.td}>
+          <Checkbox aria-label={props.selectLabel} checked={props.selected} onChange={() => onToggle(row.id)} />
+        </td>
+      )}
+      {row.getAllCells().map((cell) => (
+        <td key={cell.id} className={Table.classes.td}>
+          {flexRender(cell.column.columnDef.cell, cell.getContext())}
+        </td>
+      ))}
+    </Table.Tr>
+  );
+});
 
 const SortHeader = memo(function SortHeader(props: { sorted: false | 'asc' | 'desc'; label: string; onClick: () => void; children: ReactNode }) {
   const Icon = props.sorted === 'asc' ? IconArrowUp : props.sorted === 'desc' ? IconArrowDown : IconArrowsSort;

@@ -1,9 +1,11 @@
-import { memo } from 'react';
+import { lazy, memo, Suspense } from 'react';
 import { NumberInput, Select, TextInput } from '@mantine/core';
-import { DateTimePicker } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import type { FieldModel, FilterModel } from '../model/client-entity-model.ts';
 import { RefMultiSelect, RefSelect } from '../inputs/ref-select.tsx';
+
+// @mantine/dates is a large chunk and only date filters need it (no manifest declares one yet).
+const DateTimePicker = lazy(() => import('@mantine/dates').then((module) => ({ default: module.DateTimePicker })));
 
 interface FilterInputProps {
   filter: FilterModel;
@@ -40,14 +42,16 @@ export const FilterInput = memo(function FilterInput({ filter, field, value, onC
       return <NumberInput label={label} value={(value as number) ?? ''} onChange={(next) => set(next === '' ? null : next)} />;
     case 'date':
       return (
-        <DateTimePicker
-          label={label}
-          value={(value as Date) ?? null}
-          onChange={(next) => set(next ? new Date(next) : null)}
-          clearable
-          withSeconds
-          valueFormat="DD/MM/YYYY HH:mm:ss"
-        />
+        <Suspense fallback={<TextInput label={label} disabled />}>
+          <DateTimePicker
+            label={label}
+            value={(value as Date) ?? null}
+            onChange={(next) => set(next ? new Date(next as string) : null)}
+            clearable
+            withSeconds
+            valueFormat="DD/MM/YYYY HH:mm:ss"
+          />
+        </Suspense>
       );
     case 'ref':
     case 'array.ref':

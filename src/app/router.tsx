@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { crudRoutes } from './crud-routes.ts';
@@ -8,8 +8,7 @@ import { RequireAccess } from './require-access.tsx';
 import { DefaultLayout } from './layouts/default-layout.tsx';
 import { ChatLayout } from './layouts/chat-layout.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
-
-const CrudRoutePage = lazy(() => import('./crud-route-page.tsx'));
+import { CrudRoute } from './crud-route.tsx';
 
 export function PageFallback() {
   return (
@@ -35,7 +34,7 @@ export const routedScreens: RoutedScreen[] = [
     layout: 'default' as const,
     auth: true,
     permission: route.permission,
-    element: <CrudRoutePage model={route.model} />,
+    element: <CrudRoute model={route.model} />,
   })),
   ...featureRoutes.map(({ path, component: Screen, layout, auth, permission }) => ({ path, layout, auth, permission, element: <Screen /> })),
 ];

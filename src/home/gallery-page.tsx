@@ -1,7 +1,11 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { useRuntime } from '../../runtime/context/runtime-context.tsx';
+import { useCan } from '../../runtime/permissions/permissions-context.tsx';
+import { prefetchCrudRoute } from '../app/prefetch-crud-route.ts';
 import { menuGroups } from '../generated/menu.ts';
 import { useSessionCan, useSessionState } from '../session/session.ts';
 import { requireMenuIcon } from './menu-icons.ts';
@@ -15,6 +19,17 @@ export default function GalleryPage() {
   const can = useSessionCan();
   const { user } = useSessionState();
   const groups = useMemo(() => visibleMenu(menuGroups, can), [can]);
+  const queryClient = useQueryClient();
+  const services = useRuntime();
+  const runtimeCan = useCan();
+  // Pointing at a card is a strong hint of the next page: fetch its code and first rows meanwhile.
+  const prefetch = useCallback(
+    (entity: string, path: string) => {
+      const model = services.entities[entity];
+      if (model && model.route?.path === path) prefetchCrudRoute(queryClient, services, runtimeCan, model);
+    },
+    [queryClient, services, runtimeCan],
+  );
   return (
     <Stack gap="xl" data-testid="gallery">
       <div>
@@ -35,7 +50,14 @@ export default function GalleryPage() {
             {group.items.map((item) => {
               const Icon = requireMenuIcon(item.icon);
               return (
-                <UnstyledButton key={item.path} component={Link} to={item.path} data-testid={`menu-item-${item.entity}`}>
+                <UnstyledButton
+                  key={item.path}
+                  component={Link}
+                  to={item.path}
+                  data-testid={`menu-item-${item.entity}`}
+                  onPointerEnter={() => prefetch(item.entity, item.path)}
+                  onFocus={() => prefetch(item.entity, item.path)}
+                >
                   <Card withBorder shadow="sm" radius="md" padding="lg" h="100%" className="forja-gallery-card">
                     <Group wrap="nowrap">
                       <ThemeIcon size={44} radius="md" variant="light" color={GROUP_COLORS[group.group] ?? 'blue'}>

@@ -1,5 +1,8 @@
 // npm run bench:client — the console in headless Chromium against its production build:
-//   1. navigation to a rendered CRUD table of 100 rows (bot traces),
+//   1. navigation to a rendered CRUD table of 100 rows (bot traces), two ways:
+//      a. a full document load of /crud/bottrace (page.goto: HTML, every script parsed, session, list),
+//      b. a client-side navigation inside the console (click the bot-traces card on the gallery),
+//         which is how a signed-in user reaches a list most of the time;
 //   2. keystroke-to-paint latency in the largest generated form (bot: long prompt textareas),
 //   3. the gzip size of the JavaScript a CRUD route loads.
 // Goals (issue 5): table < 300 ms, keystroke < 16 ms, CRUD route JS < 350 KB gzip.
@@ -20,6 +23,20 @@ try {
   }
 
   const page = await app.newPage();
+  // In-page clock: when the first click happened and the first animation frame that found 100 rows
+  // (performance.now(), so 0 is the document's navigation start).
+  // A string, not a function: tsx names functions through a helper that does not exist in the page.
+  await page.addInitScript(`
+    const bench = { clickAt: null, rowsAt: null };
+    window.__bench = bench;
+    document.addEventListener('click', () => { bench.clickAt ??= performance.now(); }, true);
+    const poll = () => {
+      if (document.querySelectorAll('tbody tr').length >= 100) bench.rowsAt = performance.now();
+      else requestAnimationFrame(poll);
+    };
+    requestAnimationFrame(poll);
+  `);
+  const benchClock = () => page.evaluate(() => (window as unknown as { __bench: { clickAt: number | null; rowsAt: number | null } }).__bench);
   await app.signIn(page);
   // The page sizes offered are 5 to 50; the issue asks for 100 rows, so the list request is widened.
   await page.route('**/api/bot-traces?*', (route) => {
@@ -28,7 +45,10 @@ try {
     return route.continue({ url: url.toString() });
   });
 
+  // a. Full document load. Timed from the test's side (as before: includes Playwright's round
+  // trips) and in the page (navigation start to the frame with 100 rows).
   const tableTimes: number[] = [];
+  const tableInPage: number[] = [];
   for (let run = 0; run < 5; run++) {
     await page.goto(`${app.webUrl}/`);
     await page.waitForLoadState('networkidle');
@@ -36,6 +56,23 @@ try {
     await page.goto(`${app.webUrl}/crud/bottrace`);
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length >= 100, undefined, { timeout: 30_000 });
     tableTimes.push(Date.now() - started);
+    const clock = await benchClock();
+    if (clock.rowsAt !== null) tableInPage.push(Math.round(clock.rowsAt));
+  }
+
+  // b. Client-side navigation: a fresh document on the gallery, settled (network idle, so no
+  // start-up work is counted), then a click on the bot-traces card; from the click to the frame
+  // with 100 rows. Each run starts with an empty query cache and the list chunk not yet loaded.
+  const spaTimes: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    await page.goto(`${app.webUrl}/`);
+    await page.getByTestId('menu-item-bottrace').waitFor();
+    await page.waitForLoadState('networkidle');
+    await page.getByTestId('menu-item-bottrace').click();
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length >= 100, undefined, { timeout: 30_000 });
+    const clock = await benchClock();
+    if (clock.clickAt === null || clock.rowsAt === null) throw new Error(`bench clock missed the click or the rows: ${JSON.stringify(clock)} (load runs: ${JSON.stringify(tableInPage)})`);
+    spaTimes.push(Math.round(clock.rowsAt - clock.clickAt));
   }
 
   // JavaScript of a CRUD route, as a first visit in a fresh browser context loads it.
@@ -75,7 +112,8 @@ try {
   // The double rAF spans one frame boundary (~16.7 ms at 60 Hz) even when the work is instant, so
   // the keystroke's own cost is the latency minus that frame.
   const frame = 1000 / 60;
-  console.log(`table of 100 rows: median ${pct(tableTimes, 0.5)} ms, worst ${Math.max(...tableTimes)} ms (${tableTimes.length} navigations) - goal < 300 ms`);
+  console.log(`table of 100 rows, full document load of /crud/bottrace: median ${pct(tableTimes, 0.5)} ms, worst ${Math.max(...tableTimes)} ms (${tableTimes.length} loads; in the page, navigation start to rows: median ${pct(tableInPage, 0.5)} ms) - goal < 300 ms`);
+  console.log(`table of 100 rows, client-side navigation (gallery card click to rows): median ${pct(spaTimes, 0.5)} ms, worst ${Math.max(...spaTimes)} ms (${spaTimes.length} navigations) - goal < 300 ms`);
   console.log(`keystroke to paint: p50 ${pct(latencies, 0.5).toFixed(1)} ms, p95 ${pct(latencies, 0.95).toFixed(1)} ms over ${latencies.length} keys (work beyond the frame: p50 ${Math.max(0, pct(latencies, 0.5) - frame).toFixed(1)} ms) - goal < 16 ms`);
   console.log(`CRUD route JavaScript: ${routeKb.toFixed(0)} KB gzip in ${scripts.size} files - goal < 350 KB`);
 } finally {

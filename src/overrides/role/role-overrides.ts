@@ -1,8 +1,8 @@
 import type { EntityOverrides } from '../../../runtime/overrides/override-registry.ts';
-import { RoleForm } from './role-form.tsx';
+import { lazyWithPreload } from '../../../runtime/lazy/lazy-with-preload.ts';
 
 export const roleOverrides: EntityOverrides = {
-  form: RoleForm,
+  form: lazyWithPreload(() => import('./role-form.tsx').then((module) => module.RoleForm)),
   // Read-only roles show a warning and offer no submit (spec §3).
   canSubmit: (record) => record.readonly !== true,
 };

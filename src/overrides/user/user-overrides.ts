@@ -1,12 +1,11 @@
 import type { EntityOverrides } from '../../../runtime/overrides/override-registry.ts';
 import { recordId } from '../../../runtime/crud/prepare-record.ts';
 import { passwordDialog } from './password-dialog-store.ts';
-import { UserPage } from './user-page.tsx';
-import { UserForm } from './user-form.tsx';
+import { lazyWithPreload } from '../../../runtime/lazy/lazy-with-preload.ts';
 
 export const userOverrides: EntityOverrides = {
-  page: UserPage,
-  form: UserForm,
+  page: lazyWithPreload(() => import('./user-page.tsx').then((module) => module.UserPage)),
+  form: lazyWithPreload(() => import('./user-form.tsx').then((module) => module.UserForm)),
   rowActions: {
     changePassword: ({ row }) => {
       const id = recordId(row);

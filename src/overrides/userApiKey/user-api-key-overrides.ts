@@ -1,4 +1,6 @@
 import type { EntityOverrides } from '../../../runtime/overrides/override-registry.ts';
-import { ApiKeyPage } from './api-key-page.tsx';
+import { lazyWithPreload } from '../../../runtime/lazy/lazy-with-preload.ts';
 
-export const userApiKeyOverrides: EntityOverrides = { page: ApiKeyPage };
+export const userApiKeyOverrides: EntityOverrides = {
+  page: lazyWithPreload(() => import('./api-key-page.tsx').then((module) => module.ApiKeyPage)),
+};
