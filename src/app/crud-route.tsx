@@ -3,9 +3,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRuntime } from '../../runtime/context/runtime-context.tsx';
 import type { ClientEntityModel } from '../../runtime/model/client-entity-model.ts';
 import { useCan } from '../../runtime/permissions/permissions-context.tsx';
+import { loadCrudRoutePage } from './load-crud-route-page.ts';
 import { prefetchCrudRoute } from './prefetch-crud-route.ts';
 
-const CrudRoutePage = lazy(() => import('./crud-route-page.tsx'));
+const CrudRoutePage = lazy(loadCrudRoutePage);
 
 /**
  * The element of a /crud/* route. It lives in the entry chunk so the list request starts while the

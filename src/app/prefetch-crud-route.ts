@@ -3,6 +3,7 @@ import { requireProvider, type RuntimeServices } from '../../runtime/context/run
 import { entityListQuery } from '../../runtime/crud/entity-list-query.ts';
 import type { ClientEntityModel } from '../../runtime/model/client-entity-model.ts';
 import type { Can } from '../../runtime/permissions/permissions-context.tsx';
+import { loadCrudRoutePage } from './load-crud-route-page.ts';
 
 /** A list fetched on hover this recently is not fetched again by another hover. */
 const HOVER_FRESH_MS = 10_000;
@@ -14,7 +15,7 @@ const HOVER_FRESH_MS = 10_000;
  * than a few seconds is fetched again (link hover).
  */
 export function prefetchCrudRoute(queryClient: QueryClient, services: RuntimeServices, can: Can, model: ClientEntityModel, options: { whenAbsent?: boolean } = {}): void {
-  void import('./crud-route-page.tsx');
+  void loadCrudRoutePage();
   if (!can(model.permissions.view) && !can(model.permissions.manage)) return;
   const list = entityListQuery(model, requireProvider(services, model.name));
   // A failed prefetch is the page's to report when its own query runs.

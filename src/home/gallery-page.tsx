@@ -1,15 +1,18 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { useRuntime } from '../../runtime/context/runtime-context.tsx';
-import { useCan } from '../../runtime/permissions/permissions-context.tsx';
+import { loadCrudRoutePage } from '../app/load-crud-route-page.ts';
 import { prefetchCrudRoute } from '../app/prefetch-crud-route.ts';
 import { menuGroups } from '../generated/menu.ts';
 import { useSessionCan, useSessionState } from '../session/session.ts';
 import { requireMenuIcon } from './menu-icons.ts';
 import { visibleMenu } from './visible-menu.ts';
+
+/** Browsers without requestIdleCallback (Safari) preload after this delay instead. */
+const IDLE_FALLBACK_MS = 300;
 
 const GROUP_COLORS: Record<string, string> = { home: 'blue', bot: 'violet', knowledge: 'teal', chat: 'orange', admin: 'red' };
 
@@ -21,14 +24,22 @@ export default function GalleryPage() {
   const groups = useMemo(() => visibleMenu(menuGroups, can), [can]);
   const queryClient = useQueryClient();
   const services = useRuntime();
-  const runtimeCan = useCan();
+  // Most cards lead to a list: its code loads once the gallery is idle, before any click.
+  useEffect(() => {
+    if (!('requestIdleCallback' in window)) {
+      const timer = setTimeout(() => void loadCrudRoutePage(), IDLE_FALLBACK_MS);
+      return () => clearTimeout(timer);
+    }
+    const handle = window.requestIdleCallback(() => void loadCrudRoutePage());
+    return () => window.cancelIdleCallback(handle);
+  }, []);
   // Pointing at a card is a strong hint of the next page: fetch its code and first rows meanwhile.
   const prefetch = useCallback(
     (entity: string, path: string) => {
       const model = services.entities[entity];
-      if (model && model.route?.path === path) prefetchCrudRoute(queryClient, services, runtimeCan, model);
+      if (model && model.route?.path === path) prefetchCrudRoute(queryClient, services, can, model);
     },
-    [queryClient, services, runtimeCan],
+    [queryClient, services, can],
   );
   return (
     <Stack gap="xl" data-testid="gallery">
