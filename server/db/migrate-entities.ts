@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EntityModel } from '../../generator/model/entity-model.ts';
 import type { Database } from './database.ts';
+import { CHANGE_CHANNEL } from './postgres-change-feed.ts';
 
 /**
  * Brings the tables in line with the models, additively: missing tables and columns are
@@ -19,7 +20,29 @@ export async function migrateEntities(
   await database.kysely.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('forja:migrate-entities'))`.execute(trx);
     await migrate(trx, database, models, log);
+    await notifyChanges(trx, models);
   });
+}
+
+/**
+ * Every write to an entity table, by any instance or tool, notifies CHANGE_CHANNEL when its
+ * transaction commits (PostgresChangeFeed turns that into the change token). One notification
+ * per statement at most, and PostgreSQL folds identical ones within a transaction.
+ */
+async function notifyChanges(trx: Kysely<any>, models: readonly EntityModel[]): Promise<void> {
+  await sql`CREATE OR REPLACE FUNCTION forja_notify_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN PERFORM pg_notify(${sql.lit(CHANGE_CHANNEL)}, ''); RETURN NULL; END $$`.execute(trx);
+  // Only missing triggers are created: creating one locks its table, which a restart next to
+  // running instances (a long export, say) should not have to wait for.
+  const present = new Set(
+    (await sql<{ table: string }>`SELECT c.relname AS "table" FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+      WHERE t.tgname = 'forja_notify_change' AND c.relnamespace = current_schema()::regnamespace`.execute(trx)).rows.map((r) => r.table),
+  );
+  for (const { storage } of models) {
+    if (present.has(storage.table)) continue;
+    await sql`CREATE TRIGGER forja_notify_change AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ${sql.table(storage.table)}
+      FOR EACH STATEMENT EXECUTE FUNCTION forja_notify_change()`.execute(trx);
+  }
 }
 
 async function migrate(

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import type { Database, Row } from './database.ts';
+import { PostgresChangeFeed } from './postgres-change-feed.ts';
 import { postgresDialect } from './postgres-dialect.ts';
 
 export const DEFAULT_PG_POOL_SIZE = 10;
@@ -29,7 +30,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => {});
   const kysely = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
-  let tokens = 0;
+  const changes = new PostgresChangeFeed(url);
   const params = (query: CompiledQuery) => query.parameters as unknown[];
 
   const database: Database & { pool: pg.Pool } = {
@@ -43,7 +44,11 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       return (await pool.query(query.sql, params(query))).rows[0] as Row | undefined;
     },
     async run(query) {
-      return (await pool.query(query.sql, params(query))).rowCount ?? 0;
+      try {
+        return (await pool.query(query.sql, params(query))).rowCount ?? 0;
+      } finally {
+        changes.changed();
+      }
     },
     async runAll(queries) {
       const client = await pool.connect();
@@ -56,6 +61,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
         throw error;
       } finally {
         client.release();
+        changes.changed();
       }
     },
     async *stream(query, batchSize) {
@@ -83,9 +89,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       }
     },
     changeToken() {
-      // Other instances write to the same database and PostgreSQL has no cheap synchronous
-      // "data version", so derived results are never reused: every call is a new token.
-      return `pg:${++tokens}`;
+      return changes.token();
     },
     async exclusive(name, work) {
       const client = await pool.connect();
@@ -101,6 +105,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       }
     },
     async close() {
+      await changes.close();
       await kysely.destroy();
     },
   };

@@ -1,0 +1,75 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../../server/db/database.ts';
+import { migrateEntities } from '../../server/db/migrate-entities.ts';
+import { entities } from '../../server/generated/entities.ts';
+import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
+
+/**
+ * The PostgreSQL change token (server/db/postgres-change-feed.ts): what lets callers and list
+ * totals be cached on PostgreSQL although other instances write to the same database.
+ */
+describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL change token', () => {
+  let url = '';
+  let database: Database;
+  let other: pg.Client;
+  const quiet = { info() {}, warn() {} };
+  const insertTenant = (name: string) =>
+    other.query('INSERT INTO tenants ("_id", "name", "createdAt", "updatedAt") VALUES ($1, $1, $2, $2)', [name, new Date().toISOString()]);
+  const settled = async () => {
+    await expect.poll(() => database.changeToken().startsWith('pg:off'), { timeout: 5000, interval: 20 }).toBe(false);
+  };
+
+  beforeAll(async () => {
+    url = await createTestPostgresDatabase('forja_feed');
+    database = openDatabase({ dataDir: '.', databaseUrl: url });
+    await migrateEntities(database, Object.values(entities), quiet as never);
+    other = new pg.Client({ connectionString: url });
+    await other.connect();
+  });
+  afterAll(async () => {
+    await other?.end();
+    await database?.close();
+    if (url) await dropTestPostgresDatabase(url);
+  });
+
+  it('stays the same while nothing is written, so answers can be reused', async () => {
+    await settled();
+    const token = database.changeToken();
+    await database.all(database.kysely.selectFrom('tenants').selectAll().compile());
+    expect(database.changeToken()).toBe(token);
+  });
+
+  it('moves at once on its own writes and within milliseconds on anyone else\'s, SQL behind the API included', async () => {
+    await settled();
+    const before = database.changeToken();
+    await database.run(database.kysely.insertInto('tenants').values({ _id: 'own', name: 'own', createdAt: 'x', updatedAt: 'x' }).compile());
+    expect(database.changeToken()).not.toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, 100)); // our own notification arrives too
+    const settledToken = database.changeToken();
+    await insertTenant('outside');
+    await expect.poll(() => database.changeToken(), { timeout: 2000, interval: 10 }).not.toBe(settledToken);
+    // A rolled-back write commits nothing and notifies nothing.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const quietToken = database.changeToken();
+    await other.query('BEGIN');
+    await insertTenant('rolled-back');
+    await other.query('ROLLBACK');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(database.changeToken()).toBe(quietToken);
+  });
+
+  it('while its LISTEN connection is down every token is new (nothing reused), and it reconnects', async () => {
+    await settled();
+    // Ends the feed's LISTEN session as a database restart or a network cut would.
+    const ended = await other.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+    );
+    expect(ended.rowCount).toBeGreaterThan(0);
+    await expect.poll(() => database.changeToken().startsWith('pg:off'), { timeout: 2000, interval: 10 }).toBe(true);
+    expect(database.changeToken()).not.toBe(database.changeToken());
+    await settled();
+    const token = database.changeToken();
+    expect(database.changeToken()).toBe(token);
+  });
+});
