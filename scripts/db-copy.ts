@@ -36,7 +36,14 @@ interface ColumnInfo {
 const log = (line: string) => process.stderr.write(line + '\n');
 const quiet = { info: () => {}, warn: (o: unknown, m?: string) => log(`warning: ${m ?? ''} ${JSON.stringify(o)}`) };
 
-export async function copyDatabase(fromUrl: string, toUrl: string, options: { batchSize?: number } = {}): Promise<{ tables: Array<{ table: string; source: number; target: number }>; ok: boolean }> {
+export interface CopyOptions {
+  batchSize?: number;
+  /** Called after every batch; the default writes a progress line to stderr. */
+  onProgress?: (table: string, copied: number, total: number) => void;
+}
+
+export async function copyDatabase(fromUrl: string, toUrl: string, options: CopyOptions = {}): Promise<{ tables: Array<{ table: string; source: number; target: number }>; ok: boolean }> {
+  const progress = options.onProgress ?? ((table: string, copied: number, total: number) => log(`${table}: ${copied}/${total} rows`));
   const source = openDatabase({ dataDir: process.cwd(), databaseUrl: fromUrl });
   const target = openDatabase({ dataDir: process.cwd(), databaseUrl: toUrl });
   try {
@@ -75,9 +82,9 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: { ba
           const values = batch.rows.map((row) => convertRow(row, batch.columns, targetByName, target.dialect.name));
           await trx.insertInto(table).values(values).execute();
           copied += batch.rows.length;
-          log(`${table}: ${copied}/${total} rows`);
+          progress(table, copied, total);
         }
-        if (total === 0) log(`${table}: 0/0 rows`);
+        if (total === 0) progress(table, 0, 0);
         await resetSequences(trx, target, table);
       });
       report.push({ table, source: total, target: 0 });

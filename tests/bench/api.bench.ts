@@ -1,7 +1,11 @@
-// npm run bench:api — the generic entity API under load on 1,000,000 BotTrace rows.
-// Seeds a temporary DATA_DIR directly through better-sqlite3, starts the real server in a child
-// process (so its RSS can be read from /proc), drives it with autocannon and prints latency,
-// throughput, export speed and the cost of the same page query issued straight to SQLite.
+// npm run bench:api — the generic entity API under load on 1,000,000 BotTrace rows, on SQLite and
+// (when a PostgreSQL server is given) on PostgreSQL with one and with two instances.
+// Seeds a temporary DATA_DIR directly through better-sqlite3, starts the real server in child
+// processes (so their RSS can be read from /proc), drives them with autocannon and prints latency,
+// throughput, export speed and the cost of the same page query issued straight to the database.
+// PostgreSQL: BENCH_DATABASE_URL (or DATABASE_URL_TEST, as `eval "$(.ci/services.sh)"` prints) is a
+// role that may create databases; the bench copies the seeded SQLite data into a database of its
+// own with db:copy, runs, and drops it. Two instances share Redis (BENCH_REDIS_URL or REDIS_URL_TEST).
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -10,10 +14,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { entities } from '../../server/generated/entities.ts';
 import { openDatabase } from '../../server/db/database.ts';
 import { migrateEntities } from '../../server/db/migrate-entities.ts';
 import { newRecordId } from '../../server/entities/new-record-id.ts';
+import { copyDatabase } from '../../scripts/db-copy.ts';
 
 interface AutocannonResult {
   latency: { p50: number; p99: number; average: number };
@@ -28,15 +34,15 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 16;
-const PORT = 3900 + Math.floor(Math.random() * 90);
-const BASE = `http://127.0.0.1:${PORT}`;
+const PORTS = [3900, 3901].map((p) => p + 2 * Math.floor(Math.random() * 45));
+const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL?.trim() || process.env.DATABASE_URL_TEST?.trim() || '';
+const REDIS_URL = process.env.BENCH_REDIS_URL?.trim() || process.env.REDIS_URL_TEST?.trim() || '';
 const REACTIONS = entities.bottrace.fields.find((f) => f.name === 'reaction')!.values!;
 const WORDS = ['reset password', 'billing', 'invoice', 'refund', 'login', 'shipping', 'delivery', 'account', 'cancel', 'upgrade'];
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-bench-api-'));
 // Every request is authenticated as the seeded administrator, as the console's would be.
 const ADMIN_PASSWORD = 'bench-admin-password';
-let token = '';
 const dbFile = path.join(dataDir, 'forja.db');
 
 async function seed(): Promise<{ statusIds: string[]; traceIds: string[] }> {
@@ -87,81 +93,122 @@ async function seed(): Promise<{ statusIds: string[]; traceIds: string[] }> {
   return { statusIds, traceIds };
 }
 
-function startServer(): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(PORT), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_PASSWORD },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    const deadline = Date.now() + 120_000;
-    const poll = async () => {
-      try {
-        const res = await fetch(`${BASE}/api/health`);
-        if (res.ok) {
-          const login = await fetch(`${BASE}/api/auth/login`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-          });
-          token = ((await login.json()) as { accessToken: string }).accessToken;
-          return resolve(child);
-        }
-      } catch {
-        /* not up yet */
-      }
-      if (Date.now() > deadline || child.exitCode !== null) return reject(new Error('server did not start'));
-      setTimeout(poll, 200);
-    };
-    poll();
-  });
+
+/** One way of running the server: which engine, how many instances, and the direct page query. */
+interface Deployment {
+  name: string;
+  env: Record<string, string>;
+  instances: number;
+  /** The filtered page query and its count straight through the driver, ms per call. */
+  direct(statusId: string): Promise<{ page: number; count: number }>;
+  /** Export is one request on one instance: measured once per engine. */
+  exports: boolean;
 }
 
-function pid(child: ChildProcess): number {
-  return child.pid!;
+interface LoadFigures {
+  p50: number;
+  p99: number;
+  rps: number;
+  failures: number;
 }
 
-function rssMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+interface Figures {
+  plain: LoadFigures;
+  byId: LoadFigures;
+  filtered: LoadFigures;
+  search: LoadFigures;
+  direct: { page: number; count: number };
+  export: { rate: number; peak: number; baseline: number } | null;
+}
+
+interface Running {
+  children: ChildProcess[];
+  bases: string[];
+  token: string;
+}
+
+async function startServers(deployment: Deployment): Promise<Running> {
+  const children: ChildProcess[] = [];
+  const bases: string[] = [];
+  try {
+    for (let i = 0; i < deployment.instances; i++) {
+      const port = PORTS[i];
+      const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'server/main.ts')], {
+        cwd: ROOT,
+        env: { ...process.env, ...deployment.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_PASSWORD },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      });
+      children.push(child);
+      bases.push(`http://127.0.0.1:${port}`);
+      await waitForHealth(bases[i], child);
+    }
+    const login = await fetch(`${bases[0]}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+    });
+    if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
+    return { children, bases, token: ((await login.json()) as { accessToken: string }).accessToken };
+  } catch (error) {
+    await Promise.all(children.map(stop));
+    throw error;
+  }
+}
+
+async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/api/health`)).ok) return;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server at ${base} did not start`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return kb / 1024;
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function load(name: string, paths: string[]): Promise<AutocannonResult> {
+/**
+ * CONNECTIONS connections for DURATION seconds, spread evenly over the instances (as a
+ * round-robin proxy would, without a proxy's own cost on these 2 cores). Requests/s add up;
+ * the latency shown is the worse instance's.
+ */
+async function load(name: string, running: Running, paths: string[]): Promise<LoadFigures> {
   let next = 0;
-  const result = await autocannon({
-    url: BASE,
-    connections: CONNECTIONS,
-    duration: DURATION,
-    headers: { authorization: `Bearer ${token}` },
-    requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[next++ % paths.length] }) }],
-  });
-  console.log(
-    `${name.padEnd(34)} p50 ${String(result.latency.p50).padStart(4)} ms  p99 ${String(result.latency.p99).padStart(4)} ms  ` +
-      `${Math.round(result.requests.average).toLocaleString('en').padStart(7)} req/s  (${result.requests.total} requests, non-2xx ${result.non2xx}, errors ${result.errors})`,
+  const results = await Promise.all(
+    running.bases.map((url) =>
+      autocannon({
+        url,
+        connections: Math.max(1, Math.round(CONNECTIONS / running.bases.length)),
+        duration: DURATION,
+        headers: { authorization: `Bearer ${running.token}` },
+        requests: [{ method: 'GET', setupRequest: (req: Record<string, unknown>) => ({ ...req, path: paths[next++ % paths.length] }) }],
+      }),
+    ),
   );
-  return result;
-}
-
-function directPageTime(statusId: string): { page: number; count: number } {
-  const db = new Database(dbFile, { readonly: true });
-  const columns = entities.bottrace.storage.columns.map((c) => `"${c.name}"`).join(', ');
-  const page = db.prepare(`select ${columns} from "bot_traces" where "status" = ? order by "createdAt" desc, "_id" desc limit ? offset ?`);
-  const count = db.prepare('select count(*) as "total" from "bot_traces" where "status" = ?');
-  const time = (fn: () => unknown) => {
-    for (let i = 0; i < 20; i++) fn();
-    const runs = 200;
-    const t = performance.now();
-    for (let i = 0; i < runs; i++) fn();
-    return (performance.now() - t) / runs;
+  const figures: LoadFigures = {
+    p50: Math.max(...results.map((r) => r.latency.p50)),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
+    rps: results.reduce((sum, r) => sum + r.requests.average, 0),
+    failures: results.reduce((sum, r) => sum + r.non2xx + r.errors, 0),
   };
-  const result = { page: time(() => page.all(statusId, 10, 0)), count: time(() => count.get(statusId)) };
-  db.close();
-  return result;
+  const total = results.reduce((sum, r) => sum + r.requests.total, 0);
+  console.log(
+    `  ${name.padEnd(30)} p50 ${String(figures.p50).padStart(4)} ms  p99 ${String(figures.p99).padStart(4)} ms  ` +
+      `${Math.round(figures.rps).toLocaleString('en').padStart(7)} req/s  (${total} requests, ${figures.failures} failed)`,
+  );
+  // Wait for requests still queued from this run, so runs do not overlap.
+  await Promise.all(running.bases.map((base) => getJson(`${base}/api/health`, running.token)));
+  return figures;
 }
 
 /** One GET on a fresh connection (a pooled keep-alive socket may be closed by the server meanwhile). */
-function getJson<T>(url: string): Promise<T> {
+function getJson<T>(url: string, token: string): Promise<T> {
   return new Promise((resolve, reject) => {
     http.get(url, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
       let text = '';
@@ -172,77 +219,195 @@ function getJson<T>(url: string): Promise<T> {
   });
 }
 
-/** Waits until requests still queued from a load run are done, so runs do not overlap. */
-async function drain(): Promise<void> {
-  await getJson(`${BASE}/api/health`);
-}
-
 async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
   child.kill('SIGTERM');
   await new Promise((resolve) => child.once('exit', resolve));
 }
 
-const { statusIds, traceIds } = await seed();
-const booting = performance.now();
-let server = await startServer();
-console.log(`server ready (indexes of bot_traces built at start-up) in ${((performance.now() - booting) / 1000).toFixed(1)} s`);
-try {
-  const q = (params: Record<string, string>) => `/api/bot-traces?${new URLSearchParams(params)}`;
-  const page = { page: '1', limit: '10', orderBy: 'createdAt', order: 'desc' };
-  const filteredPaths = statusIds.map((s) => q({ ...page, filters: `status;eq;${s}` }));
-  const searchPaths = ['refund', 'billing', 'login'].map((word) => q({ ...page, search: word }));
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, ${ROWS.toLocaleString('en')} rows; indexes as generated`);
-  await load('warm-up', [q(page)]);
-  await drain();
-  const plain = await load('paginate page 1', [q(page)]);
-  await drain();
-  const byId = await load('GET by id', traceIds.map((id) => `/api/bot-traces/${id}`));
-  await drain();
-  const filtered = await load('paginate + filter status eq', filteredPaths);
-  await drain();
-  const direct = directPageTime(statusIds[0]);
-  console.log(
-    `  direct better-sqlite3, same filtered page: page ${direct.page.toFixed(2)} ms + count ${direct.count.toFixed(2)} ms; ` +
-      `HTTP p50 ${filtered.latency.p50} ms (${(filtered.latency.p50 / (direct.page + direct.count)).toFixed(1)}x, ${CONNECTIONS} concurrent connections)`,
-  );
-
-  let peak = rssMb(pid(server), 'VmRSS');
-  const baseline = peak;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid(server), 'VmRSS'))), 25);
+async function timePerCall(fn: () => unknown): Promise<number> {
+  for (let i = 0; i < 20; i++) await fn();
+  const runs = 200;
   const t = performance.now();
-  const body = await getJson<{ url: string; rowCount: number; time: number }>(`${BASE}/api/bot-traces/export?format=CSV&limit=0`);
-  const seconds = (performance.now() - t) / 1000;
-  clearInterval(sampler);
-  const size = fs.statSync(path.join(dataDir, body.url.replace(/^\/files\//, ''))).size;
-  const rate = body.rowCount / seconds;
-  console.log(
-    `\nexport CSV: ${body.rowCount.toLocaleString('en')} rows in ${seconds.toFixed(2)} s = ${Math.round(rate).toLocaleString('en')} rows/s, ` +
-      `${(size / 1024 / 1024).toFixed(0)} MB file; server RSS ${baseline.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during`,
+  for (let i = 0; i < runs; i++) await fn();
+  return (performance.now() - t) / runs;
+}
+
+const PAGE_COLUMNS = entities.bottrace.storage.columns.map((c) => `"${c.name}"`).join(', ');
+
+function sqliteDirect(statusId: string): Promise<{ page: number; count: number }> {
+  const db = new Database(dbFile, { readonly: true });
+  const page = db.prepare(`select ${PAGE_COLUMNS} from "bot_traces" where "status" = ? order by "createdAt" desc, "_id" desc limit ? offset ?`);
+  const count = db.prepare('select count(*) as "total" from "bot_traces" where "status" = ?');
+  return (async () => {
+    try {
+      return { page: await timePerCall(() => page.all(statusId, 10, 0)), count: await timePerCall(() => count.get(statusId)) };
+    } finally {
+      db.close();
+    }
+  })();
+}
+
+async function postgresDirect(url: string, statusId: string): Promise<{ page: number; count: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const page = `select ${PAGE_COLUMNS} from "bot_traces" where "status" = $1 order by "createdAt" desc nulls last, "_id" desc limit $2 offset $3`;
+    return {
+      page: await timePerCall(() => client.query(page, [statusId, 10, 0])),
+      count: await timePerCall(() => client.query('select count(*) as "total" from "bot_traces" where "status" = $1', [statusId])),
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+async function measure(deployment: Deployment, statusIds: string[], traceIds: string[]): Promise<Figures> {
+  const booting = performance.now();
+  const running = await startServers(deployment);
+  console.log(`\n${deployment.name}: ${deployment.instances} instance(s) ready in ${((performance.now() - booting) / 1000).toFixed(1)} s; ` +
+    `${CONNECTIONS} connections, ${DURATION} s per run`);
+  try {
+    const q = (params: Record<string, string>) => `/api/bot-traces?${new URLSearchParams(params)}`;
+    const page = { page: '1', limit: '10', orderBy: 'createdAt', order: 'desc' };
+    await load('warm-up', running, [q(page), ...statusIds.map((s) => q({ ...page, filters: `status;eq;${s}` }))]);
+    const plain = await load('paginate page 1', running, [q(page)]);
+    const byId = await load('GET by id', running, traceIds.map((id) => `/api/bot-traces/${id}`));
+    const filtered = await load('paginate + filter status eq', running, statusIds.map((s) => q({ ...page, filters: `status;eq;${s}` })));
+    const search = await load('paginate + search', running, ['refund', 'billing', 'login'].map((word) => q({ ...page, search: word })));
+    const direct = await deployment.direct(statusIds[0]);
+    console.log(`  direct driver, same filtered page: page ${direct.page.toFixed(2)} ms + count ${direct.count.toFixed(2)} ms`);
+
+    let exported: Figures['export'] = null;
+    if (deployment.exports) {
+      const pid = running.children[0].pid!;
+      const baseline = rssMb(pid);
+      let peak = baseline;
+      const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 25);
+      const t = performance.now();
+      const body = await getJson<{ url: string; rowCount: number }>(`${running.bases[0]}/api/bot-traces/export?format=CSV&limit=0`, running.token);
+      const seconds = (performance.now() - t) / 1000;
+      clearInterval(sampler);
+      const file = path.join(deployment.env.DATA_DIR, body.url.replace(/^\/files\//, ''));
+      const size = fs.statSync(file).size;
+      fs.rmSync(file);
+      exported = { rate: body.rowCount / seconds, peak, baseline };
+      console.log(
+        `  export CSV: ${body.rowCount.toLocaleString('en')} rows in ${seconds.toFixed(2)} s = ${Math.round(exported.rate).toLocaleString('en')} rows/s, ` +
+          `${(size / 1024 / 1024).toFixed(0)} MB file; server RSS ${baseline.toFixed(0)} MB before, peak ${peak.toFixed(0)} MB during`,
+      );
+    }
+    return { plain, byId, filtered, search, direct, export: exported };
+  } finally {
+    await Promise.all(running.children.map(stop));
+  }
+}
+
+async function withAdmin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A database of the bench's own on PG_ADMIN_URL's server, holding a db:copy of the seeded SQLite file. */
+async function postgresCopy(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `forja_bench_${process.pid}`;
+  await withAdmin((c) => c.query(`CREATE DATABASE ${name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C.UTF-8'`));
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  const drop = () => withAdmin((c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
+  try {
+    const started = performance.now();
+    let last = 0;
+    const result = await copyDatabase(`sqlite:${dbFile}`, url.toString(), {
+      batchSize: 2000,
+      onProgress: (table, copied, total) => {
+        if (table === 'bot_traces' && (copied - last >= 250_000 || copied === total)) {
+          last = copied;
+          console.log(`  db:copy bot_traces ${copied.toLocaleString('en')}/${total.toLocaleString('en')}`);
+        }
+      },
+    });
+    if (!result.ok) throw new Error(`db:copy row counts differ: ${JSON.stringify(result.tables)}`);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`db:copy SQLite -> PostgreSQL: ${ROWS.toLocaleString('en')} bot traces (and every other table) in ${seconds.toFixed(1)} s ` +
+      `(${Math.round(ROWS / seconds).toLocaleString('en')} rows/s, indexes maintained, counts checked)`);
+    // After a bulk load the planner needs statistics, as after any restore (autovacuum would get there later).
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    await client.query('ANALYZE');
+    await client.end();
+    return { url: url.toString(), drop };
+  } catch (error) {
+    await drop();
+    throw error;
+  }
+}
+
+function table(columns: string[], results: Figures[]): void {
+  const cell = (f: LoadFigures) => `${Math.round(f.rps).toLocaleString('en')} req/s, p50 ${f.p50} / p99 ${f.p99} ms`;
+  const rows: [string, (f: Figures) => string][] = [
+    ['GET by id', (f) => cell(f.byId)],
+    ['page 1, limit 10, createdAt desc', (f) => cell(f.plain)],
+    ['same page + status eq filter', (f) => cell(f.filtered)],
+    ['same page + search term', (f) => cell(f.search)],
+    ['filtered page straight through the driver', (f) => `${f.direct.page.toFixed(2)} ms + count ${f.direct.count.toFixed(2)} ms`],
+    ['export 1M rows to CSV', (f) => (f.export ? `${Math.round(f.export.rate).toLocaleString('en')} rows/s, peak RSS ${f.export.peak.toFixed(0)} MB` : 'as one instance')],
+  ];
+  console.log(`\n| measure | ${columns.join(' | ')} |`);
+  console.log(`|---|${columns.map(() => '---').join('|')}|`);
+  for (const [label, value] of rows) console.log(`| ${label} | ${results.map(value).join(' | ')} |`);
+}
+
+const { statusIds, traceIds } = await seed();
+const columns: string[] = [];
+const results: Figures[] = [];
+let pgDatabase: { url: string; drop: () => Promise<void> } | null = null;
+try {
+  const sqlite = await measure(
+    { name: 'SQLite', env: { DATA_DIR: dataDir }, instances: 1, direct: sqliteDirect, exports: true },
+    statusIds,
+    traceIds,
   );
+  columns.push('SQLite, 1 instance');
+  results.push(sqlite);
 
-  // The model indexes every filterable column alone, so SQLite answers "status = ? ORDER BY
-  // createdAt DESC" by sorting every row of that status. A (status, createdAt) index (what we
-  // propose the generator emits for filterable fields) turns it into an index walk.
-  await stop(server);
-  const db = new Database(dbFile);
-  db.exec('CREATE INDEX IF NOT EXISTS idx_bot_traces_status_createdAt ON bot_traces (status, createdAt)');
-  db.close();
-  server = await startServer();
-  console.log('\nwith a (status, createdAt) index added');
-  const composite = await load('paginate + filter status eq', filteredPaths);
-  await drain();
-  const directComposite = directPageTime(statusIds[0]);
-  console.log(`  direct better-sqlite3: page ${directComposite.page.toFixed(2)} ms + count ${directComposite.count.toFixed(2)} ms`);
-  const search = await load('paginate + search (3 words)', searchPaths);
-  await drain();
+  if (!PG_ADMIN_URL) {
+    console.log('\nPostgreSQL skipped: set BENCH_DATABASE_URL (or eval "$(.ci/services.sh)") to a role that may create databases');
+  } else {
+    console.log('');
+    pgDatabase = await postgresCopy();
+    const url = pgDatabase.url;
+    const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-bench-api-pg-'));
+    const secrets = { JWT_SECRET: 'bench-jwt-secret-0123456789abcdef0123456789', API_KEY_SECRET: 'bench-api-key-secret-0123456789abcdef01234' };
+    try {
+      const direct = (statusId: string) => postgresDirect(url, statusId);
+      results.push(await measure({ name: 'PostgreSQL', env: { DATA_DIR: shared, DATABASE_URL: url, ...secrets }, instances: 1, direct, exports: true }, statusIds, traceIds));
+      columns.push('PostgreSQL, 1 instance');
+      if (!REDIS_URL) {
+        console.log('\nPostgreSQL with two instances skipped: set BENCH_REDIS_URL (or REDIS_URL_TEST)');
+      } else {
+        const env = { DATA_DIR: shared, DATABASE_URL: url, REDIS_URL, INSTANCE_MODE: 'multi', ...secrets };
+        results.push(await measure({ name: 'PostgreSQL + Redis', env, instances: 2, direct, exports: false }, statusIds, traceIds));
+        columns.push('PostgreSQL + Redis, 2 instances');
+      }
+    } finally {
+      fs.rmSync(shared, { recursive: true, force: true });
+    }
+  }
 
-  console.log('\ngoals:');
-  console.log(`  filtered page p50 < 10 ms ........ ${filtered.latency.p50} ms as generated, ${composite.latency.p50} ms with (status, createdAt)`);
-  console.log(`  GET by id >= 3,000 req/s .......... ${Math.round(byId.requests.average)}`);
-  console.log(`  export >= 200,000 rows/s ......... ${Math.round(rate)}`);
-  console.log(`  export peak RSS < 300 MB ......... ${peak.toFixed(0)} MB`);
-  console.log(`  (unfiltered page p50 ${plain.latency.p50} ms; search p50 ${search.latency.p50} ms)`);
+  table(columns, results);
+  console.log('\ngoals (SQLite):');
+  console.log(`  filtered page p50 < 10 ms ........ ${sqlite.filtered.p50} ms`);
+  console.log(`  GET by id >= 3,000 req/s .......... ${Math.round(sqlite.byId.rps)}`);
+  console.log(`  export >= 200,000 rows/s ......... ${Math.round(sqlite.export!.rate)}`);
+  console.log(`  export peak RSS < 300 MB ......... ${sqlite.export!.peak.toFixed(0)} MB`);
+  console.log(`  framework overhead on the filtered page: HTTP p50 ${sqlite.filtered.p50} ms vs ${(sqlite.direct.page + sqlite.direct.count).toFixed(2)} ms direct`);
 } finally {
-  await stop(server);
+  await pgDatabase?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
