@@ -45,6 +45,13 @@ async function notifyChanges(trx: Kysely<any>, models: readonly EntityModel[]): 
   }
 }
 
+/** Index name -> CREATE INDEX text of the indexes on `table` in the current schema. */
+async function postgresIndexDefinitions(kysely: Kysely<any>, table: string): Promise<Map<string, string>> {
+  const { rows } = await sql<{ name: string; definition: string }>`SELECT indexname AS name, indexdef AS definition FROM pg_indexes
+    WHERE schemaname = current_schema() AND tablename = ${table}`.execute(kysely);
+  return new Map(rows.map((r) => [r.name, r.definition]));
+}
+
 async function migrate(
   kysely: Kysely<any>,
   database: Database,
@@ -86,8 +93,22 @@ async function migrate(
         }
       }
     }
+    const definitions = dialect.explicitNullOrder ? await postgresIndexDefinitions(kysely, table) : new Map<string, string>();
     for (const index of indexes) {
-      await kysely.schema.createIndex(index.name).ifNotExists().on(table).columns(index.columns).execute();
+      const create = kysely.schema.createIndex(index.name).ifNotExists().on(table);
+      if (!dialect.explicitNullOrder) {
+        await create.columns(index.columns).execute();
+        continue;
+      }
+      // Lists sort NULL lowest (ASC NULLS FIRST, DESC NULLS LAST, as SQLite does). A PostgreSQL
+      // index in its default order (NULLS LAST) can serve neither direction with that, and a page
+      // of a million rows becomes a full sort; NULLS FIRST serves ASC forwards and DESC backwards.
+      const definition = definitions.get(index.name);
+      if (definition !== undefined && !/NULLS FIRST/i.test(definition)) {
+        await sql`DROP INDEX ${sql.ref(index.name)}`.execute(kysely);
+        log.info({ table, index: index.name }, 'rebuilding index with NULLS FIRST');
+      }
+      await create.expression(sql.join(index.columns.map((column) => sql`${sql.ref(column)} NULLS FIRST`))).execute();
     }
   }
 }
