@@ -39,7 +39,7 @@ export class EntityService {
    * O(matching rows) (tens of ms on a million rows) and a table page asks for the same total
    * again and again while paging, so it is worth remembering until anything is written.
    */
-  private readonly totals = new Map<string, { token: string; total: number }>();
+  private readonly totals = new Map<string, { token: string; total: Promise<number> }>();
 
   constructor(
     private readonly database: Database,
@@ -78,9 +78,15 @@ export class EntityService {
     const token = this.database.changeToken();
     const cached = this.totals.get(key);
     if (cached && cached.token === token) return cached.total;
-    const total = Number((await this.database.first(query))?.total ?? 0);
+    // The promise is remembered, not the number: sixteen tables opening the same search at once
+    // wait for one count instead of running sixteen scans of a million rows side by side.
+    const total = this.database.first(query).then((row) => Number(row?.total ?? 0));
     if (this.totals.size >= 1000) this.totals.clear();
-    this.totals.set(key, { token, total });
+    const entry = { token, total };
+    this.totals.set(key, entry);
+    total.catch(() => {
+      if (this.totals.get(key) === entry) this.totals.delete(key);
+    });
     return total;
   }
 

@@ -212,6 +212,24 @@ describe('list totals stay exact (they are cached until any write)', () => {
     // server hears the table's change notification (milliseconds).
     await expect.poll(total, { timeout: 2000, interval: 20 }).toBe(2);
   });
+
+  it('counts once for many identical lists asked at the same time', async () => {
+    await create(server, '/api/tenants', { name: 'Single flight' });
+    const { database } = server.forja;
+    const first = database.first.bind(database);
+    let counts = 0;
+    database.first = async (query) => {
+      if (/count\(\*\)/i.test(query.sql) && query.sql.includes('tenants')) counts++;
+      return first(query);
+    };
+    try {
+      const pages = await Promise.all(Array.from({ length: 8 }, () => server.get('/api/tenants?search=Single%20flight')));
+      expect(pages.map((p) => p.body.total)).toEqual(Array(8).fill(1));
+      expect(counts).toBe(1);
+    } finally {
+      database.first = first;
+    }
+  });
 });
 
 describe('password fields are stored hashed', () => {
