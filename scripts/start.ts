@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { ensureServerBuild } from './build-server.ts';
 
 /**
- * `npm start`: builds the console when dist/ is missing or older than its sources, then starts
- * the API server (which serves dist/ at /). Without the console entry yet, only the API starts.
+ * First half of `npm start`: builds the console when dist/ is missing or older than its sources,
+ * and the server bundle when dist-server/ is (scripts/build-server.ts). The second half,
+ * `node dist-server/main.mjs`, then starts the API server, which serves dist/ at /.
  */
 const root = process.cwd();
 const dist = path.join(root, 'dist');
@@ -52,4 +54,4 @@ if (!fs.existsSync(entry)) {
   }
 }
 
-await import('../server/main.ts');
+await ensureServerBuild(root);
