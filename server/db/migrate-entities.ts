@@ -14,14 +14,45 @@ export async function migrateEntities(
   models: readonly EntityModel[],
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
 ): Promise<void> {
-  if (database.dialect.name !== 'postgres') return migrate(database.kysely, database, models, log);
+  if (database.dialect.name !== 'postgres') {
+    await migrate(database.kysely, database, models, log);
+    return;
+  }
   // Several instances may start together: one migrates at a time (a transaction-scoped advisory
   // lock on one connection), the others then find the tables and columns already there.
-  await database.kysely.transaction().execute(async (trx) => {
+  const stale = await database.kysely.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext('forja:migrate-entities'))`.execute(trx);
-    await migrate(trx, database, models, log);
+    const found = await migrate(trx, database, models, log);
     await notifyChanges(trx, models);
+    return found;
   });
+  for (const index of stale) await rebuildConcurrently(database.kysely, index, log);
+}
+
+/**
+ * Replaces an index made before NULLS FIRST without blocking the table: built CONCURRENTLY under
+ * a temporary name, swapped in, the old one dropped CONCURRENTLY. Done outside the migration
+ * transaction (CONCURRENTLY cannot run in one), so instances still serving are never stalled
+ * behind a lock held for the whole build; a build interrupted half-way leaves only an invalid
+ * temporary index, dropped by the next attempt.
+ */
+async function rebuildConcurrently(kysely: Kysely<any>, index: StaleIndex, log: Pick<FastifyBaseLogger, 'info' | 'warn'>): Promise<void> {
+  const temporary = `${index.name}_nf`;
+  log.info({ table: index.table, index: index.name }, 'rebuilding index with NULLS FIRST');
+  await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.ref(temporary)}`.execute(kysely);
+  await sql`CREATE INDEX CONCURRENTLY ${sql.ref(temporary)} ON ${sql.table(index.table)} (${nullsFirst(index.columns)})`.execute(kysely);
+  await sql`DROP INDEX CONCURRENTLY IF EXISTS ${sql.ref(index.name)}`.execute(kysely);
+  await sql`ALTER INDEX ${sql.ref(temporary)} RENAME TO ${sql.ref(index.name)}`.execute(kysely);
+}
+
+interface StaleIndex {
+  table: string;
+  name: string;
+  columns: string[];
+}
+
+function nullsFirst(columns: readonly string[]) {
+  return sql.join(columns.map((column) => sql`${sql.ref(column)} NULLS FIRST`));
 }
 
 /**
@@ -36,7 +67,7 @@ async function notifyChanges(trx: Kysely<any>, models: readonly EntityModel[]): 
   // running instances (a long export, say) should not have to wait for.
   const present = new Set(
     (await sql<{ table: string }>`SELECT c.relname AS "table" FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
-      WHERE t.tgname = 'forja_notify_change' AND c.relnamespace = current_schema()::regnamespace`.execute(trx)).rows.map((r) => r.table),
+      WHERE t.tgname = 'forja_notify_change' AND c.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())`.execute(trx)).rows.map((r) => r.table),
   );
   for (const { storage } of models) {
     if (present.has(storage.table)) continue;
@@ -57,8 +88,9 @@ async function migrate(
   database: Database,
   models: readonly EntityModel[],
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
-): Promise<void> {
+): Promise<StaleIndex[]> {
   const { dialect } = database;
+  const stale: StaleIndex[] = [];
   const existing = new Map(
     (await kysely.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((c) => c.name))]),
   );
@@ -105,10 +137,11 @@ async function migrate(
       // of a million rows becomes a full sort; NULLS FIRST serves ASC forwards and DESC backwards.
       const definition = definitions.get(index.name);
       if (definition !== undefined && !/NULLS FIRST/i.test(definition)) {
-        await sql`DROP INDEX ${sql.ref(index.name)}`.execute(kysely);
-        log.info({ table, index: index.name }, 'rebuilding index with NULLS FIRST');
+        stale.push({ table, name: index.name, columns: index.columns });
+        continue;
       }
-      await create.expression(sql.join(index.columns.map((column) => sql`${sql.ref(column)} NULLS FIRST`))).execute();
+      await create.expression(nullsFirst(index.columns)).execute();
     }
   }
+  return stale;
 }

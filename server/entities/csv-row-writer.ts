@@ -20,7 +20,7 @@ export interface CsvRowWriter {
  * Writes stored rows (arrays, as streamed) straight to CSV records: no per-row objects, no
  * per-row ref queries. What a cell shows is what a person reads in the table: refs by their
  * display value (the id when the record has none, empty when it is gone), array.refs as a JSON
- * list of those, lists and objects as JSON, booleans true/false, nothing as an empty cell. A cell
+ * list of those (`[]` when unset), lists and objects as JSON, booleans true/false, nothing as an empty cell. A cell
  * is quoted when it holds the separator, a quote, CR or LF, with quotes inside doubled.
  * Hand-written rather than csv-stringify on this hot path: profiles of a 1M-row export spent more
  * time in csv-stringify's option handling and per-record casting than the rules here need.
@@ -88,7 +88,8 @@ function cellText(field: FieldModel | undefined, column: ColumnModel | undefined
   if (field?.ref && field.type === 'array.ref') {
     const lookup = refs.lookup(field);
     return (value) => {
-      if (value === null || value === undefined) return '';
+      // A list that was never set reads as an empty list, as in the JSON export and the API.
+      if (value === null || value === undefined) return '[]';
       const shown: unknown[] = [];
       for (const id of idsOf(dialect, column, value)) {
         const display = lookup(id);

@@ -90,7 +90,8 @@ export function selectList(
     .where(listConditions(database, runtime, scope, query));
   const ordered = !(options.storageOrder && !query.orderBy);
   if (ordered && query.orderBy) {
-    select = database.dialect.explicitNullOrder
+    // _id is never NULL: a NULLS clause would only stop the primary key from giving the order.
+    select = database.dialect.explicitNullOrder && query.orderBy !== '_id'
       ? select.orderBy(query.orderBy, (ob) => (query.order === 'desc' ? ob.desc().nullsLast() : ob.asc().nullsFirst()))
       : select.orderBy(query.orderBy, query.order);
   }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { qs, startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot, traceFixtures } from './helpers/fixtures.ts';
+import { withOtherConnection } from './helpers/test-database.ts';
 
 let server: TestServer;
 let fx: Awaited<ReturnType<typeof traceFixtures>>;
@@ -86,6 +87,14 @@ describe('export', () => {
         { name: 'Parent]one', childRoles: '[]', readonly: 'false' },
       ]);
     }
+    // A list never set (a column added later, a row written behind the API) is an empty list too.
+    await withOtherConnection(server.dataDir, (db) =>
+      db.run(db.kysely.updateTable('roles').set({ childRoles: null }).where('_id', '=', parent._id).compile()),
+    );
+    const csv = await server.get(`/api/roles/export${qs({ format: 'CSV', headers: 'name,childRoles', filters: `_id;eq;${parent._id}` })}`);
+    const json = await server.get(`/api/roles/export${qs({ format: 'JSON', headers: 'name,childRoles', filters: `_id;eq;${parent._id}` })}`);
+    expect(parse(await download(csv.body.url), { bom: true, delimiter: ';', columns: true })).toEqual([{ name: 'Parent]one', childRoles: '[]' }]);
+    expect(JSON.parse(await download(json.body.url))).toEqual([{ _id: parent._id, name: 'Parent]one', childRoles: [] }]);
   });
 
   it('never exports secret fields and rejects unknown headers / formats / separators', async () => {

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/database.ts';
 import { migrateEntities } from '../../server/db/migrate-entities.ts';
+import { PostgresChangeFeed } from '../../server/db/postgres-change-feed.ts';
 import { entities } from '../../server/generated/entities.ts';
 import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 
@@ -57,6 +58,24 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL change token', () => {
     await other.query('ROLLBACK');
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(database.changeToken()).toBe(quietToken);
+  });
+
+  it('heartbeats do not count as changes, and a connection that stops delivering is treated as down', async () => {
+    const feed = new PostgresChangeFeed(url, { heartbeatMs: 50, heartbeatTimeoutMs: 300 });
+    try {
+      await expect.poll(() => feed.token().startsWith('pg:off'), { timeout: 5000, interval: 20 }).toBe(false);
+      const token = feed.token();
+      await new Promise((resolve) => setTimeout(resolve, 400)); // several heartbeats
+      expect(feed.token()).toBe(token);
+      // As behind a proxy that dropped the socket, or a pooler that accepts LISTEN and delivers nothing.
+      const client = (feed as unknown as { client: pg.Client }).client;
+      client.removeAllListeners('notification');
+      await expect.poll(() => feed.token().startsWith('pg:off'), { timeout: 3000, interval: 20 }).toBe(true);
+      // It reconnects on a new connection and is trusted again.
+      await expect.poll(() => feed.token().startsWith('pg:off'), { timeout: 5000, interval: 50 }).toBe(false);
+    } finally {
+      await feed.close();
+    }
   });
 
   it('while its LISTEN connection is down every token is new (nothing reused), and it reconnects', async () => {
