@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileFormat } from '../../generator/model/entity-model.ts';
 import type { Database, Row } from '../db/database.ts';
@@ -13,10 +12,10 @@ import type { EntityService } from './entity-service.ts';
 import { csvRowWriter } from './csv-row-writer.ts';
 import { parseListQuery, type RawQuery } from './list-query.ts';
 import { RefDisplayCache } from './ref-display-cache.ts';
+import { TextFileWriter } from './text-file-writer.ts';
 
 /** Rows read, populated and written per step: bounds memory whatever the export size. */
 const BATCH_SIZE = 2000;
-const WRITE_BUFFER_BYTES = 4 * 1024 * 1024;
 const PROGRESS_EVERY = 100_000;
 const FORMATS: readonly FileFormat[] = ['CSV', 'JSON'];
 const SYSTEM_HEADERS = ['_id', 'createdAt', 'updatedAt'];
@@ -53,11 +52,8 @@ export class EntityExporter {
     await fs.promises.mkdir(dir, { recursive: true });
     const name = `${runtime.model.name}-${randomBytes(16).toString('hex')}.${format.toLowerCase()}`;
     const file = path.join(dir, name);
-    // Room for a few batches, so the disk writes one batch while the next is read and formatted.
-    const out = fs.createWriteStream(file, { highWaterMark: WRITE_BUFFER_BYTES });
-    const write = async (chunk: string) => {
-      if (!out.write(chunk)) await once(out, 'drain');
-    };
+    const out = await TextFileWriter.create(file);
+    const write = (chunk: string) => out.write(chunk);
     const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes)) : null;
     let rowCount = 0;
     try {
@@ -84,10 +80,9 @@ export class EntityExporter {
         }
       }
       if (format === 'JSON') await write(rowCount > 0 ? '\n]\n' : ']\n');
-      out.end();
-      await once(out, 'finish');
+      await out.close();
     } catch (error) {
-      out.destroy();
+      await out.close().catch(() => {});
       await fs.promises.rm(file, { force: true });
       throw error;
     }

@@ -1,6 +1,8 @@
-import * as cheerio from 'cheerio';
 import type { AnyNode } from 'domhandler';
+import { lazyModule } from '../../lazy-module.ts';
 import { tidyText } from './tidy-text.ts';
+
+const cheerio = lazyModule<typeof import('cheerio')>('cheerio');
 
 /** Never text a reader would see. */
 const INVISIBLE = 'script, style, noscript, template, svg, canvas, iframe, object, embed, head > *:not(title)';
@@ -20,7 +22,7 @@ const BLOCKS = new Set([
  * jsdom is only a dev dependency here.
  */
 export function htmlToText(html: string): string {
-  const $ = cheerio.load(html);
+  const $ = cheerio().load(html);
   $(INVISIBLE).remove();
   const title = $('title').first().text().trim();
   const main = $('main, article, [role=main]');
