@@ -1,10 +1,8 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../server/db/database.ts';
-import { migrateEntities } from '../../server/db/migrate-entities.ts';
+import type { Database } from '../../server/db/database.ts';
 import { PostgresChangeFeed } from '../../server/db/postgres-change-feed.ts';
-import { entities } from '../../server/generated/entities.ts';
-import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
+import { migratedTestPostgres, TEST_BACKEND } from './helpers/test-database.ts';
 
 /**
  * The PostgreSQL change token (server/db/postgres-change-feed.ts): what lets callers and list
@@ -21,18 +19,11 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL change token', () => {
     await expect.poll(() => database.changeToken().startsWith('pg:off'), { timeout: 5000, interval: 20 }).toBe(false);
   };
 
+  let close = async () => {};
   beforeAll(async () => {
-    url = await createTestPostgresDatabase('forja_feed');
-    database = openDatabase({ dataDir: '.', databaseUrl: url });
-    await migrateEntities(database, Object.values(entities), quiet as never);
-    other = new pg.Client({ connectionString: url });
-    await other.connect();
+    ({ url, database, client: other, close } = await migratedTestPostgres('forja_feed', quiet));
   });
-  afterAll(async () => {
-    await other?.end();
-    await database?.close();
-    if (url) await dropTestPostgresDatabase(url);
-  });
+  afterAll(() => close());
 
   it('stays the same while nothing is written, so answers can be reused', async () => {
     await settled();

@@ -1,9 +1,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../server/db/database.ts';
+import type { Database } from '../../server/db/database.ts';
 import { migrateEntities } from '../../server/db/migrate-entities.ts';
 import { entities } from '../../server/generated/entities.ts';
-import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
+import { migratedTestPostgres, TEST_BACKEND } from './helpers/test-database.ts';
 
 /**
  * Lists sort NULL lowest on both engines, so on PostgreSQL a page asks ORDER BY ... DESC NULLS LAST.
@@ -11,7 +11,6 @@ import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } fr
  * (measured: seconds per page in bench:api before they were).
  */
 describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL list indexes', () => {
-  let url = '';
   let database: Database;
   let client: pg.Client;
   const logged: string[] = [];
@@ -19,18 +18,11 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL list indexes', () => {
   const definition = async (name: string) =>
     (await client.query('SELECT indexdef FROM pg_indexes WHERE indexname = $1', [name])).rows[0]?.indexdef as string | undefined;
 
+  let close = async () => {};
   beforeAll(async () => {
-    url = await createTestPostgresDatabase('forja_idx');
-    database = openDatabase({ dataDir: '.', databaseUrl: url });
-    await migrateEntities(database, Object.values(entities), log as never);
-    client = new pg.Client({ connectionString: url });
-    await client.connect();
+    ({ database, client, close } = await migratedTestPostgres('forja_idx', log as never));
   });
-  afterAll(async () => {
-    await client?.end();
-    await database?.close();
-    if (url) await dropTestPostgresDatabase(url);
-  });
+  afterAll(() => close());
 
   it('are NULLS FIRST, so one index serves a page in either direction without sorting it', async () => {
     expect(await definition('idx_bot_traces_status_createdat')).toBeUndefined(); // names keep their case

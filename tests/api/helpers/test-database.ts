@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
+import type { FastifyBaseLogger } from 'fastify';
 import { openDatabase, type Database } from '../../../server/db/database.ts';
+import { migrateEntities } from '../../../server/db/migrate-entities.ts';
+import { entities } from '../../../server/generated/entities.ts';
 
 /**
  * Which engine the API tests run on: FORJA_TEST_DB=postgres (the `api-postgres` vitest project)
@@ -95,4 +98,23 @@ export async function tableIndexNames(database: Database, table: string): Promis
       ? sql`SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename = ${table}`
       : sql`SELECT name FROM pragma_index_list(${table})`;
   return (await database.all(query.compile(database.kysely))).map((row) => String(row.name));
+}
+
+/**
+ * A PostgreSQL database of its own with the entity tables migrated, a Database on it and a plain
+ * pg client beside it (to look at the catalog or write behind the server's back); for tests of
+ * the engine layer itself. Call `close` in afterAll.
+ */
+export async function migratedTestPostgres(prefix: string, log: Pick<FastifyBaseLogger, 'info' | 'warn'>) {
+  const url = await createTestPostgresDatabase(prefix);
+  const database = openDatabase({ dataDir: '.', databaseUrl: url });
+  await migrateEntities(database, Object.values(entities), log);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const close = async () => {
+    await client.end();
+    await database.close();
+    await dropTestPostgresDatabase(url);
+  };
+  return { url, database, client, close };
 }
