@@ -18,6 +18,7 @@ import path from 'node:path';
  * |                   |                                | API_KEY_SECRET must be set (start refused)     |
  * | LOG_LEVEL         | info                           | pino level: fatal, error, warn, info, debug... |
  * | MAX_UPLOAD_BYTES  | 26214400 (25 MB)               | Largest accepted upload / import file          |
+ * | DIST_DIR          | ./dist                         | The built console, served at /                 |
  */
 export interface ServerConfig {
   port: number;
@@ -55,7 +56,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     trustProxy: readTrustProxy(env),
     logLevel,
     maxUploadBytes: readInteger(env, 'MAX_UPLOAD_BYTES', DEFAULT_MAX_UPLOAD_BYTES),
-    distDir: path.resolve(cwd, 'dist'),
+    distDir: path.resolve(cwd, env.DIST_DIR?.trim() || 'dist'),
   };
 }
 

@@ -5,6 +5,7 @@ import { notFound } from './http-error.ts';
 
 /** Paths that are never the single-page app: unknown ones there are a real 404. */
 const API_PREFIXES = ['/api/', '/files/'];
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Serves the built console from distDir at / with a single-page fallback (any other GET that
@@ -14,7 +15,22 @@ const API_PREFIXES = ['/api/', '/files/'];
 export async function registerConsole(app: FastifyInstance, distDir: string): Promise<void> {
   const hasConsole = fs.existsSync(`${distDir}/index.html`);
   if (hasConsole) {
-    await app.register(fastifyStatic, { root: distDir, prefix: '/', decorateReply: false, wildcard: true, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: distDir,
+      prefix: '/',
+      decorateReply: false,
+      wildcard: true,
+      index: ['index.html'],
+      // The .br / .gz files the build writes beside each asset (vite.config.ts), when the browser takes them.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(res, file) {
+        res.setHeader('vary', 'accept-encoding');
+        // Vite names every file under assets/ by its content hash: a name never changes content,
+        // so browsers keep them for a year without asking again. Anything else is checked each time.
+        res.setHeader('cache-control', /[\\/]assets[\\/]/.test(file) ? IMMUTABLE : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
@@ -22,7 +38,7 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
     // A missing asset (last segment has an extension) is a 404, not the app's HTML.
     const looksLikeFile = /\.[a-z0-9]+$/i.test(url.split('/').pop() ?? '');
     if (hasConsole && !isApi && !looksLikeFile && (request.method === 'GET' || request.method === 'HEAD')) {
-      return reply.type('text/html').send(fs.createReadStream(`${distDir}/index.html`));
+      return reply.type('text/html').header('cache-control', 'no-cache').send(fs.createReadStream(`${distDir}/index.html`));
     }
     throw notFound(`Route ${request.method} ${url} not found`);
   });

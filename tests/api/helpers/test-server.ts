@@ -55,6 +55,8 @@ export interface StartOptions extends Partial<Omit<CreateServerOptions, 'config'
   maxUploadBytes?: number;
   /** false: the default client is anonymous (no sign-in at start). */
   signIn?: boolean;
+  /** A built console to serve at / (default: none, API only). */
+  distDir?: string;
 }
 
 export const TEST_ADMIN_PASSWORD = 'Admin-test-1234';
@@ -69,7 +71,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     databaseUrl,
     port: 0,
     host: '127.0.0.1',
-    distDir: path.join(dataDir, 'no-dist'),
+    distDir: options.distDir ?? path.join(dataDir, 'no-dist'),
     ...(options.maxUploadBytes !== undefined ? { maxUploadBytes: options.maxUploadBytes } : {}),
   };
   const jwtSecret = options.identity?.jwtSecret ?? randomBytes(32).toString('hex');

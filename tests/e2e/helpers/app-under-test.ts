@@ -2,8 +2,8 @@
 // password) and the console, both as child processes, plus Debian's Chromium via playwright-core.
 //
 // The console is served by the Vite dev server by default (no build step, always current code).
-// Set E2E_CONSOLE=build to run `vite build` into a temp folder once and serve it with
-// `vite preview` instead (slower to start, faster pages; handy in CI).
+// Set E2E_CONSOLE=build to run `vite build` into a temp folder once and have the API server serve
+// it (DIST_DIR), as `npm start` does (slower to start, faster pages).
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -70,29 +70,29 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
   };
 
   const apiPort = await freePort();
-  const webPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-e2e-'));
   const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const webUrl = `http://localhost:${webPort}`;
-  const api = start(['--import', 'tsx', 'server/main.ts'], {
-    PORT: String(apiPort),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    ADMIN_PASSWORD,
-    ...options.env,
-  });
+  const apiEnv = { PORT: String(apiPort), DATA_DIR: dataDir, LOG_LEVEL: 'silent', ADMIN_PASSWORD, ...options.env };
 
-  let web: ReturnType<typeof start>;
+  let webUrl: string;
+  let api: ReturnType<typeof start>;
   if (process.env.E2E_CONSOLE === 'build') {
+    // As in production (npm start): the built console served by the server itself, with its
+    // caching and pre-compressed assets.
     const outDir = path.join(dataDir, '.console');
     const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: root, encoding: 'utf8' });
     if (built.status !== 0) throw new Error(`vite build failed\n${built.stdout}\n${built.stderr}`);
-    web = start(['node_modules/vite/bin/vite.js', 'preview', '--outDir', outDir, '--port', String(webPort), '--strictPort'], { PORT: String(apiPort) });
+    api = start(['--import', 'tsx', 'server/main.ts'], { ...apiEnv, DIST_DIR: outDir });
+    webUrl = `http://localhost:${apiPort}`;
+    await waitFor(`${apiUrl}/api/health`, 60_000, api.child, api.log);
   } else {
-    web = start(['node_modules/vite/bin/vite.js', '--port', String(webPort), '--strictPort'], { PORT: String(apiPort) });
+    const webPort = await freePort();
+    api = start(['--import', 'tsx', 'server/main.ts'], apiEnv);
+    const web = start(['node_modules/vite/bin/vite.js', '--port', String(webPort), '--strictPort'], { PORT: String(apiPort) });
+    webUrl = `http://localhost:${webPort}`;
+    await waitFor(`${apiUrl}/api/health`, 60_000, api.child, api.log);
+    await waitFor(webUrl, 60_000, web.child, web.log);
   }
-  await waitFor(`${apiUrl}/api/health`, 60_000, api.child, api.log);
-  await waitFor(webUrl, 60_000, web.child, web.log);
 
   const browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',

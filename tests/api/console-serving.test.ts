@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/test-server.ts';
+
+/** The built console at /: single-page fallback, caching by content hash, pre-compressed assets. */
+describe('serving the built console', () => {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-dist-'));
+  const script = 'console.log("forja");'.repeat(100);
+  let server: TestServer;
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Forja</title>');
+    fs.writeFileSync(path.join(dist, 'assets', 'app-C2nG0oPA.js'), script);
+    fs.writeFileSync(path.join(dist, 'assets', 'app-C2nG0oPA.js.br'), brotliCompressSync(script));
+    server = await startTestServer({ distDir: dist, signIn: false });
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+  const get = (p: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + p, { headers });
+
+  it('deep links get the app, never cached, so a new release is picked up at once', async () => {
+    for (const url of ['/', '/crud/bot', '/login']) {
+      const res = await get(url, { accept: 'text/html' });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toContain('<title>Forja</title>');
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+    }
+  });
+
+  it('hashed assets are immutable for a year and travel compressed to browsers that take it', async () => {
+    const br = await get('/assets/app-C2nG0oPA.js', { 'accept-encoding': 'br, gzip' });
+    expect(br.status).toBe(200);
+    expect(br.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(br.headers.get('content-encoding')).toBe('br');
+    expect(br.headers.get('vary')).toMatch(/accept-encoding/i);
+    expect(await br.text()).toBe(script); // fetch decodes it
+    const plain = await get('/assets/app-C2nG0oPA.js', { 'accept-encoding': 'identity' });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(await plain.text()).toBe(script);
+  });
+
+  it('a missing asset or API path is a 404 in the error shape, not the app', async () => {
+    const asset = await get('/assets/gone-123.js');
+    expect(asset.status).toBe(404);
+    expect(await asset.json()).toMatchObject({ message: expect.stringContaining('not found') });
+    expect((await get('/api/nothing-here')).status).toBe(404);
+  });
+});
