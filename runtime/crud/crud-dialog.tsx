@@ -66,6 +66,16 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
                 id={`crud-form-${model.name}`}
               />
             </Suspense>
+          ) : schemas.isError ? (
+            // The form's code or schemas failed to load (offline, or a chunk gone after a release).
+            <Alert color="red" role="alert">
+              <Stack gap="xs" align="flex-start">
+                <Text size="sm">{t('crud.formLoadFailed')}</Text>
+                <Button size="xs" variant="light" onClick={() => void schemas.refetch()}>
+                  {t('crud.retry')}
+                </Button>
+              </Stack>
+            </Alert>
           ) : (
             <FormLoader />
           )}

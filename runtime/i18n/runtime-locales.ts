@@ -26,6 +26,8 @@ export const runtimeLocales = {
       cancel: 'Cancelar',
       close: 'Cerrar',
       confirmDelete: '¿Seguro que quieres eliminar este registro?',
+      formLoadFailed: 'No se pudo cargar el formulario. Compruebe la conexión o recargue la página si se ha publicado una versión nueva.',
+      retry: 'Reintentar',
       readonlyNotice: 'Solo lectura',
       title: { view: 'Ver {{entity}}', create: 'Crear {{entity}}', edit: 'Editar {{entity}}', delete: 'Eliminar {{entity}}' },
       success: {
@@ -113,6 +115,8 @@ export const runtimeLocales = {
       cancel: 'Cancel',
       close: 'Close',
       confirmDelete: 'Are you sure you want to delete this record?',
+      formLoadFailed: 'The form could not be loaded. Check the connection, or reload the page if a new version was published.',
+      retry: 'Retry',
       readonlyNotice: 'Read only',
       title: { view: 'View {{entity}}', create: 'Create {{entity}}', edit: 'Edit {{entity}}', delete: 'Delete {{entity}}' },
       success: {

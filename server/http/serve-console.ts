@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { notFound } from './http-error.ts';
@@ -28,7 +29,8 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
         res.setHeader('vary', 'accept-encoding');
         // Vite names every file under assets/ by its content hash: a name never changes content,
         // so browsers keep them for a year without asking again. Anything else is checked each time.
-        res.setHeader('cache-control', /[\\/]assets[\\/]/.test(file) ? IMMUTABLE : 'no-cache');
+        const inDist = path.relative(distDir, file).split(path.sep);
+        res.setHeader('cache-control', inDist.length > 1 && inDist[0] === 'assets' ? IMMUTABLE : 'no-cache');
       },
     });
   }

@@ -7,29 +7,36 @@ import { startTestServer, type TestServer } from './helpers/test-server.ts';
 
 /** The built console at /: single-page fallback, caching by content hash, pre-compressed assets. */
 describe('serving the built console', () => {
-  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-dist-'));
+  // Under a folder named "assets" itself: only the build's own assets/ may be cached for good.
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-dist-'));
+  const dist = path.join(parent, 'assets', 'console');
   const script = 'console.log("forja");'.repeat(100);
   let server: TestServer;
   beforeAll(async () => {
-    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Forja</title>');
+    fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     fs.writeFileSync(path.join(dist, 'assets', 'app-C2nG0oPA.js'), script);
     fs.writeFileSync(path.join(dist, 'assets', 'app-C2nG0oPA.js.br'), brotliCompressSync(script));
     server = await startTestServer({ distDir: dist, signIn: false });
   });
   afterAll(async () => {
     await server.close();
-    fs.rmSync(dist, { recursive: true, force: true });
+    fs.rmSync(parent, { recursive: true, force: true });
   });
   const get = (p: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + p, { headers });
 
   it('deep links get the app, never cached, so a new release is picked up at once', async () => {
-    for (const url of ['/', '/crud/bot', '/login']) {
+    for (const url of ['/', '/index.html', '/crud/bot', '/login']) {
       const res = await get(url, { accept: 'text/html' });
       expect(res.status).toBe(200);
       expect(await res.text()).toContain('<title>Forja</title>');
       expect(res.headers.get('cache-control')).toBe('no-cache');
     }
+  });
+
+  it('files outside assets/ are checked on every visit', async () => {
+    expect((await get('/favicon.svg')).headers.get('cache-control')).toBe('no-cache');
   });
 
   it('hashed assets are immutable for a year and travel compressed to browsers that take it', async () => {

@@ -103,3 +103,28 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     await waitFor(() => expect(lastQuery(provider).orderBy).toBeUndefined());
   });
 });
+
+describe('CrudPage dialog when the form cannot load', () => {
+  it('says so with a retry instead of spinning, and shows the form once a retry works', async () => {
+    const user = userEvent.setup();
+    let fail = true;
+    const schemas = vi.fn(async () => {
+      if (fail) throw new TypeError('Failed to fetch dynamically imported module');
+      return { schema: { type: 'object', properties: { name: { type: 'string', title: 'Nombre del estado' } } }, uiSchema: {} };
+    });
+    const provider = { paginate: vi.fn(async () => ({ items: rows(1, 2), total: 2 })) };
+    render(
+      <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: schemas } }} can={() => true}>
+        <CrudPage model={model} />
+      </RuntimeHarness>,
+    );
+    await screen.findByText('Row 1.0');
+    await user.click(screen.getByRole('button', { name: 'Crear' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(/No se pudo cargar el formulario/)).toBeInTheDocument();
+    fail = false;
+    await user.click(within(dialog).getByRole('button', { name: 'Reintentar' }));
+    await waitFor(() => expect(within(dialog).queryByText(/No se pudo cargar el formulario/)).toBeNull());
+    expect(schemas.mock.calls.length).toBeGreaterThanOrEqual(2);
+  });
+});
