@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -10,6 +10,8 @@ import { menuGroups } from '../generated/menu.ts';
 import { useSessionCan, useSessionState } from '../session/session.ts';
 import { requireMenuIcon } from './menu-icons.ts';
 import { visibleMenu } from './visible-menu.ts';
+
+const HOVER_INTENT_MS = 80;
 
 /** Browsers without requestIdleCallback (Safari) preload after this delay instead. */
 const IDLE_FALLBACK_MS = 300;
@@ -41,6 +43,14 @@ export default function GalleryPage() {
     },
     [queryClient, services, can],
   );
+  // A pointer that rests on a card, not one sweeping across the grid, fetches that card's list.
+  const intent = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const hover = (entity: string, path: string) => {
+    clearTimeout(intent.current);
+    intent.current = setTimeout(() => prefetch(entity, path), HOVER_INTENT_MS);
+  };
+  const leave = () => clearTimeout(intent.current);
+  useEffect(() => () => clearTimeout(intent.current), []);
   return (
     <Stack gap="xl" data-testid="gallery">
       <div>
@@ -66,7 +76,8 @@ export default function GalleryPage() {
                   component={Link}
                   to={item.path}
                   data-testid={`menu-item-${item.entity}`}
-                  onPointerEnter={() => prefetch(item.entity, item.path)}
+                  onPointerEnter={() => hover(item.entity, item.path)}
+                  onPointerLeave={leave}
                   onFocus={() => prefetch(item.entity, item.path)}
                 >
                   <Card withBorder shadow="sm" radius="md" padding="lg" h="100%" className="forja-gallery-card">
