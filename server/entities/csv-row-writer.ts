@@ -34,7 +34,7 @@ export function csvRowWriter(
 ): CsvRowWriter {
   const fields = headers.map((h) => runtime.fields.get(h));
   const texts = headers.map((h, i) => cellText(fields[i], runtime.columns.get(h), dialect, refs));
-  const refHeaders = fields.flatMap((field, i) => (field?.ref ? [{ field, header: headers[i] }] : []));
+  const refHeaders = fields.flatMap((field, i) => (field?.ref ? [{ field, index: i, column: runtime.columns.get(headers[i]) }] : []));
   const needsQuotes = new RegExp(`[${separator.replace(/[\\\]^-]/g, '\\$&')}"\\r\\n]`);
   const quote = (text: string) => (needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
   // Column positions depend on the statement, so they are looked up once per batch, not per row.
@@ -51,13 +51,12 @@ export function csvRowWriter(
     },
     async prime(batch) {
       if (refHeaders.length === 0) return;
+      const at = positions(batch);
       const wanted = new Map<FieldModel, Set<string>>();
-      for (const { field, header } of refHeaders) {
-        const at = batch.columns.indexOf(header);
-        const column = runtime.columns.get(header);
+      for (const { field, index, column } of refHeaders) {
         const ids = new Set<string>();
         for (const row of batch.rows) {
-          const value = row[at];
+          const value = row[at[index]];
           if (field.type !== 'array.ref') {
             if (value !== null && value !== undefined) ids.add(String(value));
           } else {

@@ -60,7 +60,8 @@ export async function populateRefs(
   }
 }
 
-async function loadByIds(database: Database, runtime: EntityRuntime, ids: string[], columns: string[]) {
+/** Records of `runtime` by id (decoded, only `columns`), queried in chunks of IDS_PER_QUERY; ids not found are absent. */
+export async function loadByIds(database: Database, runtime: EntityRuntime, ids: string[], columns: string[]): Promise<Map<string, Record<string, unknown>>> {
   const byId = new Map<string, Record<string, unknown>>();
   for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
     const chunk = ids.slice(start, start + IDS_PER_QUERY);

@@ -1,9 +1,8 @@
 import type { FieldModel } from '../../generator/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import { runtimeOf, type EntityRuntimeMap } from './entity-runtime.ts';
+import { loadByIds } from './populate-refs.ts';
 
-/** Ids per IN list (SQLite allows 32766 parameters; PostgreSQL 65535). */
-const IDS_PER_QUERY = 1000;
 /** Bounds memory on exports referencing millions of distinct records (e.g. one conversation each). */
 const MAX_ENTRIES_PER_TARGET = 100_000;
 
@@ -57,20 +56,11 @@ export class RefDisplayCache {
     const { entity, display } = field.ref!;
     const target = runtimeOf(this.runtimes, entity);
     // `_id` as the display needs no second column: the id shows itself.
-    const column = display !== '_id' && target.selectColumns.includes(display) ? target.columns.get(display) : undefined;
-    for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
-      const chunk = ids.slice(start, start + IDS_PER_QUERY);
-      for (const id of chunk) known.set(id, MISSING);
-      const rows = await this.database.all(
-        this.database.kysely
-          .selectFrom(target.table)
-          .select(column ? ['_id', display] : ['_id'])
-          .where('_id', 'in', chunk)
-          .compile(),
-      );
-      for (const row of rows) {
-        known.set(String(row._id), column ? this.database.dialect.decode(column.type, row[display]) : null);
-      }
+    const shown = display !== '_id' && target.selectColumns.includes(display);
+    const found = await loadByIds(this.database, target, ids, shown ? ['_id', display] : ['_id']);
+    for (const id of ids) {
+      const record = found.get(id);
+      known.set(id, record === undefined ? MISSING : shown ? (record[display] ?? null) : null);
     }
   }
 
