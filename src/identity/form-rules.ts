@@ -1,3 +1,5 @@
+import type { RegistrationInput } from '../session/identity-api.ts';
+
 /**
  * The enable/disable and validation rules of the identity forms (spec §2, §5), as pure functions
  * so each is unit-tested. Messages are locale keys.
@@ -52,17 +54,8 @@ export function canSubmitRecoveryComplete(code: string, newPassword: string, con
   return filled(code) && filled(newPassword) && filled(confirmPassword) && newPassword.trim() === confirmPassword.trim();
 }
 
-export interface RegistrationForm {
-  username: string;
-  name: string;
-  email: string;
-  phone: string;
-  password: string;
-  confirmPassword: string;
-}
-
 /** Registration: name, username, email, phone required; password and confirmation equal after trimming. */
-export function registrationErrors(form: RegistrationForm): FieldErrors {
+export function registrationErrors(form: RegistrationInput): FieldErrors {
   const errors: FieldErrors = {};
   for (const field of ['name', 'username', 'email', 'phone', 'password'] as const) {
     if (!filled(form[field])) errors[field] = 'validation.required';

@@ -3,14 +3,15 @@ import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { api } from '../session/session.ts';
-import { hasErrors, registrationErrors, type FieldErrors, type RegistrationForm } from './form-rules.ts';
+import type { RegistrationInput } from '../session/identity-api.ts';
+import { hasErrors, registrationErrors, type FieldErrors } from './form-rules.ts';
 import { toFormFailure } from './server-errors.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { SuccessState } from './success-state.tsx';
 import { useTranslateMessage } from './use-translate-message.ts';
 
-const EMPTY: RegistrationForm = { username: '', name: '', email: '', phone: '', password: '', confirmPassword: '' };
+const EMPTY: RegistrationInput = { username: '', name: '', email: '', phone: '', password: '', confirmPassword: '' };
 
 /** Spec §2 /registration: the form, then a success message with a button to /login. */
 export default function RegistrationPage() {
@@ -41,7 +42,7 @@ export default function RegistrationPage() {
     }
   }
 
-  const field = (name: keyof RegistrationForm) => ({
+  const field = (name: keyof RegistrationInput) => ({
     value: form[name],
     onChange: (event: { currentTarget: { value: string } }) => {
       const value = event.currentTarget.value;
