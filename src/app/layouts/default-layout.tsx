@@ -1,5 +1,4 @@
-import { Suspense } from 'react';
-import { Anchor, AppShell, Center, Group, Loader, Title } from '@mantine/core';
+import { Anchor, AppShell, Group, Title } from '@mantine/core';
 import { IconMessageChatbot } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router-dom';
@@ -26,15 +25,8 @@ export function DefaultLayout() {
         </Group>
       </AppShell.Header>
       <AppShell.Main>
-        <Suspense
-          fallback={
-            <Center py="xl">
-              <Loader />
-            </Center>
-          }
-        >
-          <Outlet />
-        </Suspense>
+        {/* Each screen brings its own Suspense boundary and loader (router.tsx). */}
+        <Outlet />
       </AppShell.Main>
     </AppShell>
   );
