@@ -53,16 +53,15 @@ export class EntityExporter {
     const name = `${runtime.model.name}-${randomBytes(16).toString('hex')}.${format.toLowerCase()}`;
     const file = path.join(dir, name);
     const out = await TextFileWriter.create(file);
-    const write = (chunk: string) => out.write(chunk);
     const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes)) : null;
     let rowCount = 0;
     try {
       // CSV starts with a BOM so spreadsheet programs read the UTF-8 (accents) correctly.
-      await write(csv ? '\ufeff' + csv.header() : '[');
+      await out.write(csv ? '\ufeff' + csv.header() : '[');
       for await (const batch of this.database.stream(select.compile(), BATCH_SIZE)) {
         if (csv) {
           await csv.prime(batch);
-          await write(csv.lines(batch));
+          await out.write(csv.lines(batch));
         } else {
           const records = await this.service.toRecords(runtime, batch.rows.map((row) => rowObject(batch.columns, row)));
           let chunk = '';
@@ -71,7 +70,7 @@ export class EntityExporter {
             for (const h of headers) projected[h] = record[h] ?? null;
             chunk += (rowCount > 0 || chunk !== '' ? ',\n' : '\n') + JSON.stringify(projected);
           }
-          await write(chunk);
+          await out.write(chunk);
         }
         const before = rowCount;
         rowCount += batch.rows.length;
@@ -79,7 +78,7 @@ export class EntityExporter {
           this.log.info({ entity: runtime.model.name, rowCount }, 'export progress');
         }
       }
-      if (format === 'JSON') await write(rowCount > 0 ? '\n]\n' : ']\n');
+      if (format === 'JSON') await out.write(rowCount > 0 ? '\n]\n' : ']\n');
       await out.close();
     } catch (error) {
       await out.close().catch(() => {});

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { freePort } from '../../helpers/free-port.ts';
 export { freePort };
 
-/** The real server as a child process (`node --import tsx server/main.ts`), so it can be killed -9. */
+/** The real server as a child process (`node --import tsx server/main.ts` by default), so it can be killed -9. */
 export interface ChildServer {
   process: ChildProcess;
   baseUrl: string;
@@ -26,12 +26,14 @@ export interface SpawnOptions {
   /** Wait for /api/health (default true); false returns at once (start-up failure tests). */
   waitReady?: boolean;
   port?: number;
+  /** Node arguments that start the server (default: the TypeScript sources through tsx). */
+  entry?: string[];
 }
 
 export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
   const port = options.port ?? (await freePort());
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, options.entry ?? ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
