@@ -10,7 +10,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
@@ -21,6 +20,7 @@ import { migrateEntities } from '../../server/db/migrate-entities.ts';
 import { newRecordId } from '../../server/entities/new-record-id.ts';
 import { copyDatabase } from '../../scripts/db-copy.ts';
 import { ensureServerBuild } from '../../scripts/build-server.ts';
+import { login, spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
 
 interface AutocannonResult {
   latency: { p50: number; p99: number; average: number };
@@ -35,7 +35,6 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 16;
-const PORTS = [3900, 3901].map((p) => p + 2 * Math.floor(Math.random() * 45));
 const PG_ADMIN_URL = process.env.BENCH_DATABASE_URL?.trim() || process.env.DATABASE_URL_TEST?.trim() || '';
 const REDIS_URL = process.env.BENCH_REDIS_URL?.trim() || process.env.REDIS_URL_TEST?.trim() || '';
 const REACTIONS = entities.bottrace.fields.find((f) => f.name === 'reaction')!.values!;
@@ -123,49 +122,23 @@ interface Figures {
 }
 
 interface Running {
-  children: ChildProcess[];
+  servers: ChildServer[];
   bases: string[];
   token: string;
 }
 
 async function startServers(deployment: Deployment): Promise<Running> {
-  const children: ChildProcess[] = [];
-  const bases: string[] = [];
+  const servers: ChildServer[] = [];
   try {
+    const { DATA_DIR: dir, ...env } = deployment.env;
     for (let i = 0; i < deployment.instances; i++) {
-      const port = PORTS[i];
-      const child = spawn(process.execPath, [serverBundle], {
-        cwd: ROOT,
-        env: { ...process.env, ...deployment.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_PASSWORD },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      children.push(child);
-      bases.push(`http://127.0.0.1:${port}`);
-      await waitForHealth(bases[i], child);
+      servers.push(await spawnServer({ dataDir: dir, entry: [serverBundle], env: { ...env, LOG_LEVEL: 'warn', ADMIN_PASSWORD } }));
     }
-    const login = await fetch(`${bases[0]}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
-    });
-    if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
-    return { children, bases, token: ((await login.json()) as { accessToken: string }).accessToken };
+    const bases = servers.map((server) => server.baseUrl);
+    return { servers, bases, token: await login(bases[0], ADMIN_PASSWORD) };
   } catch (error) {
-    await Promise.all(children.map(stop));
+    await Promise.all(servers.map((server) => server.kill('SIGTERM')));
     throw error;
-  }
-}
-
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      /* not up yet */
-    }
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`server at ${base} did not start`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 
@@ -218,12 +191,6 @@ function getJson<T>(url: string, token: string): Promise<T> {
       res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(text) as T) : reject(new Error(`${res.statusCode} ${text}`))));
     }).on('error', reject);
   });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
 }
 
 async function timePerCall(fn: () => unknown): Promise<number> {
@@ -281,7 +248,7 @@ async function measure(deployment: Deployment, statusIds: string[], traceIds: st
 
     let exported: Figures['export'] = null;
     if (deployment.exports) {
-      const pid = running.children[0].pid!;
+      const pid = running.servers[0].process.pid!;
       const baseline = rssMb(pid);
       let peak = baseline;
       const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 25);
@@ -300,7 +267,7 @@ async function measure(deployment: Deployment, statusIds: string[], traceIds: st
     }
     return { plain, byId, filtered, search, direct, export: exported };
   } finally {
-    await Promise.all(running.children.map(stop));
+    await Promise.all(running.servers.map((server) => server.kill('SIGTERM')));
   }
 }
 
