@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Button, PasswordInput, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { api } from '../session/session.ts';
-import { canSubmitPasswordChange, confirmationError, type FieldErrors, type PasswordChangeInput } from './form-rules.ts';
-import { toFormFailure } from './server-errors.ts';
+import { canSubmitPasswordChange, confirmationError, type PasswordChangeInput } from './form-rules.ts';
+import { useFormSubmit } from './use-form-submit.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { SuccessState } from './success-state.tsx';
@@ -14,26 +14,13 @@ export default function PasswordChangePage() {
   const { t } = useTranslation();
   const translate = useTranslateMessage();
   const [form, setForm] = useState<PasswordChangeInput>({ currentPassword: '', newPassword: '', confirmPassword: '' });
-  const [fields, setFields] = useState<FieldErrors>({});
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [done, setDone] = useState(false);
+  const { submitting, done, error, fields, setFields, run } = useFormSubmit();
   const valid = canSubmitPasswordChange(form);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!valid) return;
-    setSubmitting(true);
-    try {
-      await api.changePassword(form.currentPassword, form.newPassword.trim());
-      setDone(true);
-    } catch (failure) {
-      const result = toFormFailure(failure);
-      setError(result.message);
-      setFields(result.fields);
-    } finally {
-      setSubmitting(false);
-    }
+    await run(() => api.changePassword(form.currentPassword, form.newPassword.trim()));
   }
 
   const input = (name: keyof PasswordChangeInput, label: string, autoComplete: string, localError: string | null = null) => (

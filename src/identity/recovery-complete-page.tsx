@@ -3,8 +3,8 @@ import { Button, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { api } from '../session/session.ts';
-import { canSubmitRecoveryComplete, confirmationError, type FieldErrors } from './form-rules.ts';
-import { toFormFailure } from './server-errors.ts';
+import { canSubmitRecoveryComplete, confirmationError } from './form-rules.ts';
+import { useFormSubmit } from './use-form-submit.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { SuccessState } from './success-state.tsx';
@@ -17,26 +17,13 @@ export default function RecoveryCompletePage() {
   const code = useParams().code ?? '';
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
-  const [fields, setFields] = useState<FieldErrors>({});
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [done, setDone] = useState(false);
+  const { submitting, done, error, fields, run } = useFormSubmit();
   const valid = canSubmitRecoveryComplete(code, newPassword, confirmPassword);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!valid) return;
-    setSubmitting(true);
-    try {
-      await api.recoveryComplete(code, newPassword.trim());
-      setDone(true);
-    } catch (failure) {
-      const result = toFormFailure(failure);
-      setError(result.message);
-      setFields(result.fields);
-    } finally {
-      setSubmitting(false);
-    }
+    await run(() => api.recoveryComplete(code, newPassword.trim()));
   }
 
   return (

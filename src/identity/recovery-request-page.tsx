@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { api } from '../session/session.ts';
 import { recoveryRequestError } from './form-rules.ts';
-import { toFormFailure } from './server-errors.ts';
+import { useFormSubmit } from './use-form-submit.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { SuccessState } from './success-state.tsx';
@@ -15,26 +15,13 @@ export default function RecoveryRequestPage() {
   const { t } = useTranslation();
   const translate = useTranslateMessage();
   const [email, setEmail] = useState('');
-  const [serverField, setServerField] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [done, setDone] = useState(false);
+  const { submitting, done, error, fields, setFields, run } = useFormSubmit();
   const invalid = recoveryRequestError(email);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (invalid) return;
-    setSubmitting(true);
-    try {
-      await api.recoveryRequest(email.trim());
-      setDone(true);
-    } catch (failure) {
-      const { message, fields } = toFormFailure(failure);
-      setError(message);
-      setServerField(fields.email ?? null);
-    } finally {
-      setSubmitting(false);
-    }
+    await run(() => api.recoveryRequest(email.trim()));
   }
 
   return (
@@ -56,9 +43,9 @@ export default function RecoveryRequestPage() {
                 value={email}
                 onChange={(event) => {
                   setEmail(event.currentTarget.value);
-                  setServerField(null);
+                  setFields({});
                 }}
-                error={translate(serverField ?? (email.trim() !== '' ? invalid : null)) || undefined}
+                error={translate(fields.email ?? (email.trim() !== '' ? invalid : null)) || undefined}
                 data-testid="recovery-email"
               />
               <Button type="submit" disabled={invalid !== null} loading={submitting} data-testid="recovery-submit">

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { api } from '../session/session.ts';
 import type { RegistrationInput } from '../session/identity-api.ts';
-import { hasErrors, registrationErrors, type FieldErrors } from './form-rules.ts';
-import { toFormFailure } from './server-errors.ts';
+import { hasErrors, registrationErrors } from './form-rules.ts';
+import { useFormSubmit } from './use-form-submit.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { SuccessState } from './success-state.tsx';
@@ -19,27 +19,14 @@ export default function RegistrationPage() {
   const translate = useTranslateMessage();
   const [form, setForm] = useState(EMPTY);
   const [touched, setTouched] = useState(false);
-  const [serverFields, setServerFields] = useState<FieldErrors>({});
-  const [error, setError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [done, setDone] = useState(false);
+  const { submitting, done, error, fields: serverFields, setFields: setServerFields, run } = useFormSubmit();
   const errors = registrationErrors(form);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setTouched(true);
     if (hasErrors(errors)) return;
-    setSubmitting(true);
-    try {
-      await api.register({ ...form, username: form.username.trim(), name: form.name.trim(), email: form.email.trim(), phone: form.phone.trim() });
-      setDone(true);
-    } catch (failure) {
-      const { message, fields } = toFormFailure(failure);
-      setError(message);
-      setServerFields(fields);
-    } finally {
-      setSubmitting(false);
-    }
+    await run(() => api.register({ ...form, username: form.username.trim(), name: form.name.trim(), email: form.email.trim(), phone: form.phone.trim() }));
   }
 
   const field = (name: keyof RegistrationInput) => ({
