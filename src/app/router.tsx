@@ -1,5 +1,4 @@
 import { Suspense, type ReactNode } from 'react';
-import { Center, Loader } from '@mantine/core';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { crudRoutes } from './crud-routes.ts';
 import { featureRoutes, type FeatureRoute } from './feature-routes.tsx';
@@ -9,14 +8,7 @@ import { DefaultLayout } from './layouts/default-layout.tsx';
 import { ChatLayout } from './layouts/chat-layout.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { CrudRoute } from './crud-route.tsx';
-
-export function PageFallback() {
-  return (
-    <Center py="xl">
-      <Loader />
-    </Center>
-  );
-}
+import { PageFallback } from './page-fallback.tsx';
 
 /** Every routed screen in one list, tagged with its layout and access rule. */
 export interface RoutedScreen {

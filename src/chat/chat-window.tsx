@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ActionIcon, Alert, Box, Button, Center, Group, Loader, Popover, ScrollArea, Stack, Text, Textarea, Title } from '@mantine/core';
+import { ActionIcon, Alert, Box, Button, Group, Popover, ScrollArea, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconBulb, IconSend } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { PageFallback } from '../app/page-fallback.tsx';
 import type { Reaction } from '../generated/types.ts';
 import { ChatAnswerFailed, chatApi } from './chat-api.ts';
 import { MessageBubble, TypingBubble } from './message-bubble.tsx';
@@ -72,13 +73,7 @@ export function ChatWindow({ bot, conversationId }: { bot: ChatBot; conversation
     }
   }
 
-  if (loaded.isPending) {
-    return (
-      <Center py="xl">
-        <Loader />
-      </Center>
-    );
-  }
+  if (loaded.isPending) return <PageFallback />;
   if (loaded.isError) {
     return (
       <Stack>

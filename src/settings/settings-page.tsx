@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Card, Center, Code, Group, Loader, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Card, Code, Group, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { PageFallback } from '../app/page-fallback.tsx';
 import { api, sessionStore } from '../session/session.ts';
 import type { Setting } from '../session/session-types.ts';
 import { useTranslateMessage } from '../identity/use-translate-message.ts';
@@ -57,11 +58,7 @@ export default function SettingsPage() {
   return (
     <Stack gap="lg">
       <Title order={2}>{t('settings.title')}</Title>
-      {groups.isLoading && (
-        <Center py="xl">
-          <Loader />
-        </Center>
-      )}
+      {groups.isLoading && <PageFallback />}
       {groups.data?.length === 0 && <Text>{t('settings.empty')}</Text>}
       {groups.data?.map((group) => (
         <Card key={group.category} withBorder radius="md" padding="md" data-testid={`settings-group-${group.category}`}>

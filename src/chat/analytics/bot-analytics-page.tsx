@@ -1,11 +1,12 @@
 import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
-import { Alert, Center, Group, Loader, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { PageFallback } from '../../app/page-fallback.tsx';
 import { restApi } from '../../session/api-client.ts';
 import type { Reaction } from '../../generated/types.ts';
 import { REACTION_EMOJI } from '../reactions.ts';
@@ -58,11 +59,7 @@ export default function BotAnalyticsPage() {
         <DatePickerInput type="range" label={t('analytics.range')} value={range} onChange={(value) => setRange(value as [string | null, string | null])} w={300} valueFormat="DD/MM/YYYY" />
       </Group>
       {data.isError && <Alert color="red">{t(data.error.message)}</Alert>}
-      {data.isPending && (
-        <Center py="xl">
-          <Loader />
-        </Center>
-      )}
+      {data.isPending && <PageFallback />}
       {data.data && from && to && <Charts data={data.data} from={from} to={to} />}
     </Stack>
   );
