@@ -3,15 +3,20 @@ import type { AnyEntityProvider } from '../context/runtime-context.tsx';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { ListQuery } from '../providers/queries.ts';
 import { entityQueryKeys } from '../query/entity-query-keys.ts';
-import { activeFilters, initialTableState, type TableState } from '../table/table-state.ts';
+import { activeFilters, effectiveSort, initialTableState, type TableState } from '../table/table-state.ts';
 
-/** The list parameters of a table state (page, size, sort, search, filters). */
+/**
+ * The list parameters of a table state (page, size, sort, search, filters). With no sort chosen
+ * the manifest's default sort is sent explicitly: the request says what the table shows, and an
+ * export of the page comes in the same order.
+ */
 export function entityListParams(model: ClientEntityModel, table: TableState = initialTableState()): Omit<ListQuery, 'signal'> {
+  const sort = effectiveSort(table.sort, model.table.defaultSort);
   return {
     page: table.page,
     limit: table.pageSize,
-    orderBy: table.sort?.field,
-    order: table.sort?.order,
+    orderBy: sort.field,
+    order: sort.order,
     search: table.search || undefined,
     filters: activeFilters(model.filters, table.filterValues),
   };

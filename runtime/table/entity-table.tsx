@@ -11,7 +11,7 @@ import type { Can } from '../permissions/permissions-context.tsx';
 import { refId, type EntityRecord } from '../crud/prepare-record.ts';
 import { entityCellContent } from './entity-cell-content.tsx';
 import { FilterInput } from './filter-input.tsx';
-import { PAGE_SIZE_OPTIONS, type SelectionStrategy, type TableAction, type TableState } from './table-state.ts';
+import { PAGE_SIZE_OPTIONS, effectiveSort, type SelectionStrategy, type TableAction, type TableState } from './table-state.ts';
 import { visibleColumns, visibleFilters } from './table-columns.ts';
 import { useDelegatedTooltip } from './use-delegated-tooltip.tsx';
 
@@ -73,7 +73,9 @@ export function EntityTable(props: EntityTableProps) {
       : dataColumns;
   }, [specs, renderRowActions, t]);
 
-  const sorting: SortingState = useMemo(() => (state.sort ? [{ id: state.sort.field, desc: state.sort.order === 'desc' }] : []), [state.sort]);
+  // With no sort chosen the list comes in the manifest's default order, and the header says so.
+  const shownSort = effectiveSort(state.sort, model.table.defaultSort);
+  const sorting: SortingState = useMemo(() => [{ id: shownSort.field, desc: shownSort.order === 'desc' }], [shownSort.field, shownSort.order]);
   const pagination: PaginationState = useMemo(() => ({ pageIndex: state.page - 1, pageSize: state.pageSize }), [state.page, state.pageSize]);
   const rowSelection: RowSelectionState = useMemo(() => Object.fromEntries(state.selected.map((id) => [id, true])), [state.selected]);
 
@@ -148,6 +150,7 @@ export function EntityTable(props: EntityTableProps) {
                       {header.column.getCanSort() ? (
                         <SortHeader
                           sorted={header.column.getIsSorted()}
+                          byDefault={state.sort === null}
                           label={t('crud.sortBy', { column: t(specs.find((spec) => spec.name === header.column.id)?.label ?? '') })}
                           onClick={() => dispatch({ type: 'toggleSort', field: header.column.id })}
                         >
@@ -252,13 +255,20 @@ const EntityRow = memo(function EntityRow(props: {
   );
 });
 
-const SortHeader = memo(function SortHeader(props: { sorted: false | 'asc' | 'desc'; label: string; onClick: () => void; children: ReactNode }) {
+const SortHeader = memo(function SortHeader(props: {
+  sorted: false | 'asc' | 'desc';
+  /** The order is the manifest's default, not the user's choice: the arrow is drawn fainter. */
+  byDefault: boolean;
+  label: string;
+  onClick: () => void;
+  children: ReactNode;
+}) {
   const Icon = props.sorted === 'asc' ? IconArrowUp : props.sorted === 'desc' ? IconArrowDown : IconArrowsSort;
   return (
     <UnstyledButton onClick={props.onClick} aria-label={props.label} aria-sort={props.sorted === 'asc' ? 'ascending' : props.sorted === 'desc' ? 'descending' : 'none'}>
       <Group gap={4} wrap="nowrap">
         <Text fw={700} size="sm">{props.children}</Text>
-        <Icon size={14} opacity={props.sorted ? 1 : 0.4} />
+        <Icon size={14} opacity={props.sorted ? (props.byDefault ? 0.7 : 1) : 0.4} />
       </Group>
     </UnstyledButton>
   );

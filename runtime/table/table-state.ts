@@ -40,7 +40,15 @@ export function initialTableState(overrides: Partial<TableState> = {}): TableSta
   return { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: null, search: '', filterValues: {}, selected: [], allSelected: false, ...overrides };
 }
 
-/** Single sort only, cycling asc -> desc -> off (spec §2, §4). */
+/**
+ * The order the list is shown in: the user's choice, else the manifest's `table.defaultSort`
+ * (traces newest first, conversations by last update), never the storage or id order.
+ */
+export function effectiveSort(chosen: TableSort | null, defaultSort: TableSort): TableSort {
+  return chosen ?? defaultSort;
+}
+
+/** Single sort only, cycling asc -> desc -> off (spec §2, §4); off shows the default sort. */
 export function nextSort(current: TableSort | null, field: string): TableSort | null {
   if (!current || current.field !== field) return { field, order: 'asc' };
   return current.order === 'asc' ? { field, order: 'desc' } : null;

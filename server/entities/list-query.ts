@@ -22,6 +22,13 @@ export interface ListQueryDefaults {
   /** Upper bound for limit; export allows any (0 = all). */
   maxLimit: number | null;
   paged: boolean;
+  /**
+   * Without an orderBy, order by the manifest's `table.defaultSort` (traces newest first,
+   * conversations by last update). Defaults to true for bounded reads (pages, finds); the
+   * unbounded export (maxLimit null) keeps storage order unless it says otherwise, so a full
+   * export needs no sort.
+   */
+  manifestSort?: boolean;
 }
 
 /** Reads page, limit, orderBy, order, search and filters; every bad value is a 400 naming it. */
@@ -31,12 +38,16 @@ export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults
     throw badRequest(`limit must be at most ${defaults.maxLimit}; got ${limit}`);
   }
   const page = defaults.paged ? readInteger(query.page, 'page', 1, 1) : 1;
-  const order = (query.order ?? 'asc').toLowerCase();
-  if (order !== 'asc' && order !== 'desc') throw badRequest(`order must be asc or desc; got "${query.order}"`);
-  const orderBy = query.orderBy?.trim() || null;
-  if (orderBy && !runtime.model.sortFields.includes(orderBy)) {
-    throw badRequest(`Cannot sort ${runtime.model.name} by "${orderBy}" (allowed: ${runtime.model.sortFields.join(', ')})`);
+  const direction = (query.order ?? 'asc').toLowerCase();
+  if (direction !== 'asc' && direction !== 'desc') throw badRequest(`order must be asc or desc; got "${query.order}"`);
+  const requested = query.orderBy?.trim() || null;
+  if (requested && !runtime.model.sortFields.includes(requested)) {
+    throw badRequest(`Cannot sort ${runtime.model.name} by "${requested}" (allowed: ${runtime.model.sortFields.join(', ')})`);
   }
+  const fallback = (defaults.manifestSort ?? defaults.maxLimit !== null) ? runtime.model.table.defaultSort : null;
+  const orderBy = requested ?? fallback?.field ?? null;
+  // An explicit order applies to the explicit field; the default field brings its own order.
+  const order = requested || query.order !== undefined ? direction : (fallback?.order ?? 'asc');
   const search = query.search?.trim() || null;
   return {
     limit,

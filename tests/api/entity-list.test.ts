@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qs, startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, expectErrorShape, minimalBot, traceFixtures } from './helpers/fixtures.ts';
+import { anonymous } from './chat-visitor.ts';
 
 let server: TestServer;
 let ids: { ok: any; failed: any; bot: any; otherBot: any };
@@ -28,11 +29,16 @@ const chatIds = (body: any[]) => body.map((r) => r.chatId);
 const list = (params: Record<string, string | number | undefined>) => server.get(`/api/bot-traces${qs(params)}`);
 
 describe('paginate', () => {
-  it('defaults to page 1, limit 5, ascending by _id (creation order) and returns the total', async () => {
+  it('defaults to page 1, limit 5, the manifest sort (traces newest first) and returns the total', async () => {
     const res = await list({});
     expect(res.status).toBe(200);
     expect(res.body.total).toBe(6);
-    expect(chatIds(res.body.items)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5']);
+    expect(chatIds(res.body.items)).toEqual(['c6', 'c5', 'c4', 'c3', 'c2']);
+    // find and GraphQL-shaped reads share the parser: same default.
+    expect(chatIds((await server.get('/api/bot-traces/find')).body)).toEqual(['c6', 'c5', 'c4', 'c3', 'c2', 'c1']);
+    // order alone turns the default field around; an explicit orderBy replaces it.
+    expect(chatIds((await list({ order: 'asc', limit: 10 })).body.items)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
+    expect(chatIds((await list({ orderBy: '_id', limit: 10 })).body.items)).toEqual(['c1', 'c2', 'c3', 'c4', 'c5', 'c6']);
   });
 
   it('pages with a stable total', async () => {
@@ -68,7 +74,7 @@ describe('paginate', () => {
 
   it('search matches userMessage or assistantMessage, case-insensitively, with totals', async () => {
     const res = await list({ search: 'hello' });
-    expect(chatIds(res.body.items)).toEqual(['c1', 'c3']);
+    expect(chatIds(res.body.items)).toEqual(['c3', 'c1']);
     expect(res.body.total).toBe(2);
     expect(chatIds((await list({ search: '50%' })).body.items)).toEqual(['c5']);
     expect(chatIds((await list({ search: 'f_s' })).body.items)).toEqual(['c5']);
@@ -98,7 +104,7 @@ describe('filter operators', () => {
   ];
   for (const [name, filters, expected] of cases) {
     it(name, async () => {
-      const res = await list({ filters: filters.replace(/STATUS_OK/g, ids.ok._id), limit: 10 });
+      const res = await list({ filters: filters.replace(/STATUS_OK/g, ids.ok._id), limit: 10, orderBy: '_id' });
       expect(res.status).toBe(200);
       expect(chatIds(res.body.items)).toEqual(expected);
       expect(res.body.total).toBe(expected.length);
@@ -107,7 +113,7 @@ describe('filter operators', () => {
 
   it('gt, gte, lt, lte on dates bound by a record timestamp', async () => {
     const at = traces.c3.createdAt;
-    const got = async (op: string) => chatIds((await list({ filters: `createdAt;${op};${at}`, limit: 10 })).body.items);
+    const got = async (op: string) => chatIds((await list({ filters: `createdAt;${op};${at}`, limit: 10, orderBy: '_id' })).body.items);
     const before = ['c1', 'c2', 'c3'].filter((c) => traces[c].createdAt < at);
     const after = ['c4', 'c5', 'c6'].filter((c) => traces[c].createdAt > at);
     const equal = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'].filter((c) => traces[c].createdAt === at);
@@ -176,5 +182,29 @@ describe('bad list queries are 400s naming the problem', () => {
     const res = await server.get('/api/bot-traces?limit=1&limit=2');
     expect(res.status).toBe(400);
     expect(res.body.message).toMatch(/"limit" was given more than once/);
+  });
+});
+
+// Last: the chat message it sends adds a trace the trace tests above do not expect.
+describe('conversations: by last update, never by id', () => {
+  it('lists the conversation with the latest message first, with or without a search', async () => {
+    const bot = await create(server, '/api/bots', minimalBot('Conversational'));
+    const start = async (name: string, email: string) => {
+      const res = await anonymous(server.baseUrl).post('/api/chat/start', { name, email, botId: bot._id });
+      expect(res.status, res.text).toBe(201);
+      return res.body;
+    };
+    const older = await start('Ana Uno', 'ana1@example.com');
+    const newer = await start('Ana Dos', 'ana2@example.com');
+    // A message in the older conversation makes it the most recently updated.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const answered = await anonymous(server.baseUrl).post(`/api/chat/message/${older._id}`, { message: 'Hola' });
+    expect(answered.status, answered.text).toBe(200);
+    const ids = (items: any[]) => items.map((item) => item._id).filter((id) => id === older._id || id === newer._id);
+    const page = await server.get(`/api/conversations${qs({ filters: `bot;eq;${bot._id}` })}`);
+    expect(ids(page.body.items)).toEqual([older._id, newer._id]);
+    // id order (creation) would be the other way round.
+    expect(ids((await server.get(`/api/conversations${qs({ filters: `bot;eq;${bot._id}`, orderBy: '_id' })}`)).body.items)).toEqual([newer._id, older._id]);
+    expect(ids((await server.get(`/api/conversations/find${qs({ filters: `bot;eq;${bot._id}` })}`)).body)).toEqual([older._id, newer._id]);
   });
 });

@@ -23,14 +23,14 @@ function rows(page: number, limit: number) {
   return Array.from({ length: limit }, (_, index) => ({ _id: `id-${page}-${index}`, name: `Row ${page}.${index}`, description: 'd', createdAt: '2024-01-01T00:00:00.000Z' }));
 }
 
-function setup(can: (permission: string | null | undefined) => boolean = () => true) {
+function setup(can: (permission: string | null | undefined) => boolean = () => true, shown: ClientEntityModel = model) {
   const provider = {
     paginate: vi.fn(async ({ page = 1, limit = 10 }: { page?: number; limit?: number; search?: string }) => ({ items: rows(page, limit), total: 95 })),
     create: vi.fn(async () => ({})),
   };
   render(
-    <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {} }) } }} can={can}>
-      <CrudPage model={model} />
+    <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }} can={can}>
+      <CrudPage model={shown} />
     </RuntimeHarness>,
   );
   return provider;
@@ -90,17 +90,29 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, limit: 20 }));
   });
 
-  it('header clicks cycle the sort asc, desc, off', async () => {
+  it('header clicks cycle the sort asc, desc, off; off is the manifest default again', async () => {
     const user = userEvent.setup();
     const provider = setup();
     await screen.findByText('Row 1.0');
+    expect(lastQuery(provider)).toMatchObject({ orderBy: 'createdAt', order: 'asc' });
     const header = screen.getByRole('button', { name: 'Ordenar por Nombre' });
     await user.click(header);
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'name', order: 'asc' }));
+    expect(header).toHaveAttribute('aria-sort', 'ascending');
     await user.click(header);
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'name', order: 'desc' }));
     await user.click(header);
-    await waitFor(() => expect(lastQuery(provider).orderBy).toBeUndefined());
+    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'createdAt', order: 'asc' }));
+    expect(header).toHaveAttribute('aria-sort', 'none');
+  });
+
+  it('with no sort chosen, asks for and shows the manifest default (newest first)', async () => {
+    const provider = setup(undefined, { ...model, table: { ...model.table, defaultSort: { field: 'createdAt', order: 'desc' } } });
+    await screen.findByText('Row 1.0');
+    expect(provider.paginate.mock.calls.every(([query]) => (query as any).orderBy === 'createdAt' && (query as any).order === 'desc')).toBe(true);
+    const created = screen.getAllByRole('button').find((button) => button.getAttribute('aria-label')?.startsWith('Ordenar por') && button.getAttribute('aria-sort') !== 'none');
+    expect(created).toHaveAttribute('aria-sort', 'descending');
+    expect(created?.getAttribute('aria-label')).toMatch(/Creado|Fecha de creación|creación/i);
   });
 });
 
@@ -110,7 +122,7 @@ describe('CrudPage dialog when the form cannot load', () => {
     let fail = true;
     const schemas = vi.fn(async () => {
       if (fail) throw new TypeError('Failed to fetch dynamically imported module');
-      return { schema: { type: 'object', properties: { name: { type: 'string', title: 'Nombre del estado' } } }, uiSchema: {} };
+      return { schema: { type: 'object', properties: { name: { type: 'string', title: 'Nombre del estado' } } }, uiSchema: {}, validateFns: {} };
     });
     const provider = { paginate: vi.fn(async () => ({ items: rows(1, 2), total: 2 })) };
     render(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, activeFilters, initialTableState, nextSort, tableReducer } from '../../../runtime/table/table-state.ts';
+import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, activeFilters, effectiveSort, initialTableState, nextSort, tableReducer } from '../../../runtime/table/table-state.ts';
 
 describe('table state (spec §4 Table)', () => {
   it('defaults to page 1, size 10, options 5/10/20/50', () => {
@@ -17,6 +17,12 @@ describe('table state (spec §4 Table)', () => {
     expect(nextSort(sort, 'createdAt')).toEqual({ field: 'createdAt', order: 'asc' });
     const state = tableReducer(tableReducer(initialTableState(), { type: 'toggleSort', field: 'a' }), { type: 'toggleSort', field: 'b' });
     expect(state.sort).toEqual({ field: 'b', order: 'asc' });
+  });
+
+  it('no chosen sort means the manifest default sort, never id order', () => {
+    const byUpdate = { field: 'updatedAt', order: 'desc' } as const;
+    expect(effectiveSort(null, byUpdate)).toEqual(byUpdate);
+    expect(effectiveSort({ field: 'name', order: 'asc' }, byUpdate)).toEqual({ field: 'name', order: 'asc' });
   });
 
   it('changing page size or search resets to page 1; same value keeps the page', () => {
