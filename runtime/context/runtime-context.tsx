@@ -3,6 +3,7 @@ import type { EntityProvider } from '../providers/entity-provider.ts';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { FileUploader } from '../transport/rest-transport.ts';
 import type { OverrideRegistry } from '../overrides/override-registry.ts';
+import type { FormSchemas } from '../form/prepare-form-schemas.ts';
 
 export type AnyEntityProvider = EntityProvider<Record<string, unknown>, Record<string, unknown>>;
 
@@ -13,8 +14,8 @@ export interface RuntimeServices {
   /** Keyed by entity name, used to resolve ref fields' entities. */
   entities: Readonly<Record<string, ClientEntityModel>>;
   uploader: FileUploader;
-  /** Lazy loaders of each entity's form JSON Schema + UI schema (src/generated/forms.ts). */
-  forms: Readonly<Record<string, () => Promise<{ schema: Record<string, unknown>; uiSchema: Record<string, unknown> }>>>;
+  /** Lazy loaders of each entity's form JSON Schema, UI schema and precompiled validators (src/generated/forms.ts). */
+  forms: Readonly<Record<string, () => Promise<FormSchemas>>>;
   overrides: OverrideRegistry;
 }
 

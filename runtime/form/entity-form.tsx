@@ -2,14 +2,15 @@ import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref }
 import Form from '@rjsf/core';
 import { TranslatableString, type RJSFSchema, type Widget } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
+import { Alert } from '@mantine/core';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import { useCan } from '../permissions/permissions-context.tsx';
 import type { CrudOperation } from '../crud/crud-dialog-state.ts';
 import type { EntityRecord } from '../crud/prepare-record.ts';
-import { formValidator } from './form-validator.ts';
+import { acceptAllValidator, ClientValidationUnavailable, createFormValidator } from './form-validator.ts';
 import { formFields, formTemplates, formWidgets } from './form-registry.ts';
 import { prepareFormSchemas, type FormSchemas } from './prepare-form-schemas.ts';
-import { createErrorTransformer } from './translate-errors.ts';
+import { createErrorTransformer, rootFieldOfProperty, rootFieldOfWidgetId } from './translate-errors.ts';
 import { toExtraErrors } from './to-extra-errors.ts';
 import { hiddenRootFields, withoutFields } from './visibility.ts';
 import { toFormData } from './to-form-data.ts';
@@ -61,7 +62,31 @@ export function EntityForm(props: EntityFormProps) {
   }, [schemas, model, can, mode, fieldWidgets, language]);
 
   const rootFields = useMemo(() => Object.keys((prepared.schema.properties ?? {}) as object), [prepared]);
-  const transformErrors = useMemo(() => createErrorTransformer(prepared.schema, (key, values) => t(key, (values ?? {}) as Record<string, string>)), [prepared, t]);
+  // Precompiled by the generator: no schema is compiled here, so the CSP needs no 'unsafe-eval'.
+  // Without them the form still opens and saves: the dialog says the server will check it.
+  const [clientValidation, setClientValidation] = useState<'ready' | 'unavailable'>('ready');
+  const validator = useMemo(() => {
+    try {
+      return createFormValidator(schemas.validateFns, prepared.schema);
+    } catch {
+      return null;
+    }
+  }, [schemas.validateFns, prepared]);
+  // Fields are checked as the user leaves them (spec §5: IPv4/IPv6 "on blur"), all of them on submit.
+  const touched = useRef(new Set<string>());
+  const submitted = useRef(false);
+  const transformErrors = useMemo(() => {
+    const translateErrors = createErrorTransformer(prepared.schema, (key, values) => t(key, (values ?? {}) as Record<string, string>));
+    return (errors: Parameters<typeof translateErrors>[0]) =>
+      translateErrors(submitted.current ? errors : errors.filter((error) => touched.current.has(rootFieldOfProperty(error.property))));
+  }, [prepared, t]);
+  const handleBlur = useCallback(
+    (id: string) => {
+      const field = rootFieldOfWidgetId(id, rootFields);
+      if (field) touched.current.add(field);
+    },
+    [rootFields],
+  );
   const extraErrors = useMemo(() => toExtraErrors(fieldErrors, (reason) => t(reason)), [fieldErrors, t]);
   const formContext = useMemo<EntityFormContext>(() => ({ can }), [can]);
   const translateString = useCallback(
@@ -92,20 +117,41 @@ export function EntityForm(props: EntityFormProps) {
   useImperativeHandle(
     props.handle,
     () => ({
-      validate: () => formRef.current?.validateForm() ?? false,
+      validate: () => {
+        submitted.current = true;
+        if (!validator) {
+          setClientValidation('unavailable');
+          return true;
+        }
+        try {
+          return formRef.current?.validateForm() ?? false;
+        } catch (error) {
+          if (!(error instanceof ClientValidationUnavailable)) throw error;
+          setClientValidation('unavailable');
+          return true;
+        }
+      },
       getData: () => dataRef.current,
     }),
-    [],
+    [validator],
   );
 
   return (
+    <>
+    {(clientValidation === 'unavailable' || !validator) && (
+      <Alert color="yellow" role="status" mb="sm">
+        {t('form.clientValidationUnavailable')}
+      </Alert>
+    )}
     <Form
       ref={formRef}
       id={props.id}
       schema={prepared.schema as RJSFSchema}
       uiSchema={prepared.uiSchema}
       formData={formData}
-      validator={formValidator}
+      validator={validator ?? acceptAllValidator}
+      liveValidate="onBlur"
+      onBlur={handleBlur}
       widgets={formWidgets}
       fields={formFields}
       templates={formTemplates}
@@ -122,5 +168,6 @@ export function EntityForm(props: EntityFormProps) {
     >
       <></>
     </Form>
+    </>
   );
 }

@@ -1,3 +1,4 @@
+import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type { ClientEntityModel, FieldModel } from '../model/client-entity-model.ts';
 import type { Can } from '../permissions/permissions-context.tsx';
 import { uiOptionsOf } from './visibility.ts';
@@ -8,6 +9,8 @@ type Translate = (key: string) => string;
 export interface FormSchemas {
   schema: Json;
   uiSchema: Json;
+  /** The generator's precompiled validators of the full schema (src/generated/validators). */
+  validateFns: ValidatorFunctions;
 }
 
 export interface PrepareOptions {
@@ -45,7 +48,7 @@ export function prepareFormSchemas(source: FormSchemas, options: PrepareOptions)
   decorateUi(uiSchema, model.fields, translate);
   // Read-only forms (view, delete) show form lists without add / remove controls (spec §2).
   if (mode === 'readonly') uiSchema['ui:globalOptions'] = { ...(uiSchema['ui:globalOptions'] as Json | undefined), addable: false, removable: false, orderable: false };
-  return { schema, uiSchema };
+  return { ...source, schema, uiSchema };
 }
 
 function translateSchema(node: Json, translate: Translate): Json {

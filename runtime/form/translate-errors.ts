@@ -48,3 +48,21 @@ export function createErrorTransformer(schema: Schema, translate: (key: string, 
         return { ...error, message, stack: message };
       });
 }
+
+/** The top-level field an RJSF error property (".ipv4.0", ".name", "['a.b']") belongs to; '' for the form itself. */
+export function rootFieldOfProperty(property: string | undefined): string {
+  const path = property ?? '';
+  const bracket = /^\['([^']*)'\]/.exec(path);
+  if (bracket) return bracket[1]!;
+  return path.replace(/^\./, '').split('.')[0] ?? '';
+}
+
+/** The top-level field of an RJSF widget id ("root_ipv4_0"): the longest field name it starts with. */
+export function rootFieldOfWidgetId(id: string, fields: readonly string[]): string | null {
+  const rest = id.replace(/^root_/, '');
+  let best: string | null = null;
+  for (const field of fields) {
+    if ((rest === field || rest.startsWith(`${field}_`)) && (best === null || field.length > best.length)) best = field;
+  }
+  return best;
+}

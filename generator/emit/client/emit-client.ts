@@ -2,6 +2,7 @@ import type { EntityModel, EntityModelMap, FieldModel } from '../../model/entity
 import { buildInputSchema, type JsonSchema } from '../json-schema.ts';
 import { constModule, GENERATED_HEADER, json, type EmittedFiles } from '../emitted-files.ts';
 import { emitTypes } from './emit-types.ts';
+import { emitFormValidator } from './emit-form-validator.ts';
 
 const OUT = 'src/generated';
 const MENU_GROUPS = ['home', 'bot', 'knowledge', 'chat', 'admin'] as const;
@@ -147,15 +148,20 @@ function emitFormLoaders(models: EntityModelMap): string {
     (m) => `  ${m.name}: async () => ({
     schema: (await import('./schemas/${m.name}.schema.json')).default as JsonSchema,
     uiSchema: (await import('./schemas/${m.name}.ui.json')).default as UiSchema,
+    validateFns: (await import('./validators/${m.name}.ts')).validateFns as ValidatorFunctions,
   }),`,
   );
-  return `${GENERATED_HEADER}import type { EntityName } from './types.ts';
+  return `${GENERATED_HEADER}import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+import type { EntityName } from './types.ts';
 
 export type JsonSchema = Record<string, unknown>;
 export type UiSchema = Record<string, unknown>;
 
-/** Form JSON Schema + UI schema per entity, loaded on demand so each CRUD route ships only its own. */
-export const formLoaders: Record<EntityName, () => Promise<{ schema: JsonSchema; uiSchema: UiSchema }>> = {
+/**
+ * Form JSON Schema, UI schema and precompiled validators per entity, loaded on demand so each
+ * CRUD route ships only its own. The validators are code, not schemas: no eval in the browser.
+ */
+export const formLoaders: Record<EntityName, () => Promise<{ schema: JsonSchema; uiSchema: UiSchema; validateFns: ValidatorFunctions }>> = {
 ${entries.join('\n')}
 };
 `;
@@ -171,7 +177,9 @@ export function emitClient(models: EntityModelMap, enums: Record<string, string[
   files.set(`${OUT}/permissions.ts`, emitPermissions(models));
   files.set(`${OUT}/forms.ts`, emitFormLoaders(models));
   for (const model of Object.values(models)) {
-    files.set(`${OUT}/schemas/${model.name}.schema.json`, json(buildInputSchema(model, 'form')));
+    const formSchema = buildInputSchema(model, 'form');
+    files.set(`${OUT}/schemas/${model.name}.schema.json`, json(formSchema));
+    files.set(`${OUT}/validators/${model.name}.ts`, emitFormValidator(model.name, formSchema));
     files.set(`${OUT}/schemas/${model.name}.ui.json`, json(uiSchema(model)));
   }
   return files;

@@ -85,5 +85,5 @@ function withoutField(schemas: FormSchemas, field: string): FormSchemas {
   if (Array.isArray(schema.required)) schema.required = schema.required.filter((name: string) => name !== field);
   delete uiSchema[field];
   if (Array.isArray(uiSchema['ui:order'])) uiSchema['ui:order'] = uiSchema['ui:order'].filter((name: string) => name !== field);
-  return { schema, uiSchema } as FormSchemas;
+  return { ...schemas, schema, uiSchema } as FormSchemas;
 }

@@ -26,5 +26,5 @@ export function headerSchemas(source: FormSchemas): FormSchemas {
   for (const name of Object.keys(uiSchema)) if (!name.startsWith('ui:') && !keep.has(name)) delete uiSchema[name];
   uiSchema['ui:order'] = [...HEADER_FIELDS.filter((name) => name in (schema.properties as Json)), '*'];
   uiSchema['ui:options'] = { ...(uiSchema['ui:options'] as Json | undefined), tabs: [], menus: [] };
-  return { schema, uiSchema };
+  return { ...source, schema, uiSchema };
 }

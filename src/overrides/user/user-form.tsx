@@ -18,7 +18,7 @@ export function withoutSchemaFields(schemas: EntityFormProps['schemas'], names: 
   if (Array.isArray(schema.required)) schema.required = (schema.required as string[]).filter((name) => !names.includes(name));
   const order = uiSchema['ui:order'];
   if (Array.isArray(order)) uiSchema['ui:order'] = order.filter((name) => !names.includes(name as string));
-  return { schema, uiSchema };
+  return { ...schemas, schema, uiSchema };
 }
 
 /**

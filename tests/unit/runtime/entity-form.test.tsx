@@ -5,6 +5,7 @@ import userEvent from '@testing-library/user-event';
 import { EntityForm, type EntityFormHandle } from '../../../runtime/form/entity-form.tsx';
 import type { ClientEntityModel, FieldModel } from '../../../runtime/model/client-entity-model.ts';
 import { entities } from '../../../src/generated/entities.ts';
+import { compileValidateFns } from './compile-validate-fns.ts';
 import { RuntimeHarness, installBrowserShims } from './runtime-test-harness.tsx';
 
 beforeAll(installBrowserShims);
@@ -35,6 +36,7 @@ const model: ClientEntityModel = {
   ],
 };
 const schema = {
+  $id: 'widgetTest.form',
   type: 'object',
   properties: {
     title: { type: 'string', title: 'field.test.title', maxLength: 5, 'x-messages': { required: 'validation.required', maxLength: 'validation.maxLength' } },
@@ -54,6 +56,7 @@ const schema = {
   required: ['title'],
   additionalProperties: false,
 };
+const validateFns = compileValidateFns(schema);
 const ref = { entity: 'person', display: 'name', populate: [], clearable: true };
 const uiSchema = {
   'ui:options': { tabs: [], menus: [] },
@@ -81,7 +84,7 @@ function renderForm(initialData: Record<string, unknown> = {}, extra: { operatio
   const onChange = vi.fn();
   render(
     <RuntimeHarness services={{ providers: { person: personProvider } }}>
-      <EntityForm model={model} schemas={{ schema, uiSchema }} operation={extra.operation ?? 'create'} initialData={initialData} handle={handle} onChange={onChange} fieldErrors={extra.fieldErrors} />
+      <EntityForm model={model} schemas={{ schema, uiSchema, validateFns }} operation={extra.operation ?? 'create'} initialData={initialData} handle={handle} onChange={onChange} fieldErrors={extra.fieldErrors} />
     </RuntimeHarness>,
   );
   return { handle, onChange, last: () => onChange.mock.calls.at(-1)?.[0] as Record<string, unknown> };

@@ -1,0 +1,77 @@
+import Ajv, { type AnySchemaObject, type CodeOptions } from 'ajv';
+import addFormats from 'ajv-formats';
+import standaloneCode from 'ajv/dist/standalone/index.js';
+import { schemaParser, type RJSFSchema } from '@rjsf/utils';
+import { GENERATED_HEADER } from '../emitted-files.ts';
+import type { JsonSchema } from '../json-schema.ts';
+
+/**
+ * The options @rjsf/validator-ajv8 compiles with (its AJV_CONFIG): the error objects the
+ * precompiled functions produce must look exactly like the ones RJSF's own validator would.
+ */
+const RJSF_AJV_OPTIONS = { allErrors: true, multipleOfPrecision: 8, strict: false, verbose: true, discriminator: false } as const;
+
+/** The runtime module the emitted code imports its helpers from (relative to src/generated/validators). */
+const RUNTIME_MODULE = '../../../runtime/form/validation-runtime.ts';
+
+/**
+ * AJV's standalone code reaches its helpers through CommonJS `require(...)` even in ESM mode.
+ * Each known helper is rewritten to a named import from the runtime module; anything else fails
+ * the generator, so a new schema keyword never ships code the browser cannot load.
+ */
+const HELPERS: ReadonlyArray<{ pattern: RegExp; name: string }> = [
+  { pattern: /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, name: 'ucs2length' },
+  { pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g, name: 'fullFormats' },
+];
+
+/**
+ * An AJV instance holding the form schema and the sub-schemas RJSF validates on their own, keyed
+ * as RJSF looks them up. Also used by tests to compile the same validators in memory.
+ */
+export function createFormAjv(schema: JsonSchema, code?: CodeOptions): { ajv: Ajv; keys: string[] } {
+  const schemas = schemaParser(schema as RJSFSchema) as Record<string, AnySchemaObject>;
+  const keys = Object.keys(schemas).sort();
+  const ajv = new Ajv({ ...RJSF_AJV_OPTIONS, schemas: keys.map((key) => schemas[key]!), ...(code ? { code } : {}) });
+  addFormats(ajv);
+  ajv.addKeyword({ keyword: 'x-messages', schemaType: 'object' });
+  return { ajv, keys };
+}
+
+export class FormValidatorError extends Error {}
+
+/**
+ * Precompiles the form schema and every sub-schema RJSF may validate on its own (the `if` of a
+ * visibleWhen rule) into plain functions, so the browser never compiles a schema: the console's
+ * Content-Security-Policy forbids eval (`script-src 'self'`), and AJV's compiler is `new Function`.
+ * The result is the `ValidatorFunctions` map of @rjsf/validator-ajv8's createPrecompiledValidator:
+ * keyed by the root schema's $id and by RJSF's hash of each sub-schema.
+ */
+export function emitFormValidator(entity: string, schema: JsonSchema): string {
+  const { ajv, keys } = createFormAjv(schema, { source: true, esm: true, lines: false, optimize: true });
+  const exportNames = Object.fromEntries(keys.map((key, index) => [`validate${index}`, key]));
+  let code = standaloneCode(ajv, exportNames);
+  const used: string[] = [];
+  for (const helper of HELPERS) {
+    const rewritten = code.replace(helper.pattern, helper.name);
+    if (rewritten === code) continue;
+    used.push(helper.name);
+    code = rewritten;
+  }
+  const unknown = /require\("[^"]*"\)/.exec(code);
+  if (unknown) {
+    throw new FormValidatorError(
+      `src/generated/validators/${entity}.ts: the form schema needs the AJV helper ${unknown[0]}, which has no browser import\n` +
+        `  fix: add it to HELPERS in generator/emit/client/emit-form-validator.ts and export it from runtime/form/validation-runtime.ts`,
+    );
+  }
+  const map = keys.map((key, index) => `  ${JSON.stringify(key)}: validate${index},`).join('\n');
+  return `${GENERATED_HEADER}// @ts-nocheck -- AJV standalone output: plain JavaScript, checked by the generator's tests instead.
+/* eslint-disable */
+${used.length ? `import { ${used.join(', ')} } from '${RUNTIME_MODULE}';\n` : ''}${code.replace(/^"use strict";/, '')}
+
+/** The precompiled form validators of "${entity}", by schema $id / RJSF schema hash. */
+export const validateFns = {
+${map}
+};
+`;
+}
