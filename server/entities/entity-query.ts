@@ -9,6 +9,8 @@ import type { ParsedFilter } from './parse-filters.ts';
 export interface RecordScope {
   tenantId: string | null;
   ownerId: string | null;
+  /** Only this record (EntityHooks.scope: a tenant user reaches their own tenant record only). */
+  recordId?: string | null;
 }
 
 type EB = ExpressionBuilder<any, any>;
@@ -32,6 +34,7 @@ export function scopeConditions(runtime: EntityRuntime, scope: RecordScope, eb: 
   const parts: Expression<SqlBool>[] = [];
   if (runtime.tenantColumn && scope.tenantId !== null) parts.push(eb(runtime.tenantColumn, '=', scope.tenantId));
   if (runtime.ownerColumn && scope.ownerId !== null) parts.push(eb(runtime.ownerColumn, '=', scope.ownerId));
+  if (typeof scope.recordId === 'string') parts.push(eb('_id', '=', scope.recordId));
   return parts;
 }
 

@@ -29,6 +29,37 @@ export interface PreparedInsert {
   uniqueValues: { field: string; value: unknown; tenant: unknown }[];
 }
 
+/** One write as the lifecycle hooks see it. */
+export interface WriteEvent {
+  entity: string;
+  operation: 'create' | 'update' | 'delete';
+  context: RequestContext;
+  /** null on create (the id is not chosen yet). */
+  id: string | null;
+  /**
+   * What the write sets: the sanitised and validated body (create: with defaults, the forced
+   * tenant and owner; update: only the fields sent, secrets still in clear). Empty on delete.
+   */
+  data: Record<string, unknown>;
+  /** The stored record before the write (update, delete), decoded; secret fields absent. */
+  original: EntityRecord | null;
+}
+
+/**
+ * Rules of one entity that the manifest cannot express, registered by features
+ * (server/identity/access-rules.ts). Order of a write: sanitise, defaults, validation, ref
+ * checks, `beforeChange` (may throw an HttpError: nothing is written), uniqueness, the write,
+ * `afterChange`. Deletes: load (scoped; 404), `beforeDelete`, the delete. Hooks registered for
+ * the same entity run in registration order. A first step towards issue 17's hook registry.
+ */
+export interface EntityHooks {
+  /** Narrows what a caller reaches (reads and writes), e.g. a tenant user to their own tenant record. */
+  scope?(context: RequestContext): Partial<RecordScope> | null;
+  beforeChange?(event: WriteEvent): Promise<void> | void;
+  afterChange?(event: WriteEvent & { record: EntityRecord }): Promise<void> | void;
+  beforeDelete?(event: WriteEvent): Promise<void> | void;
+}
+
 /**
  * The generic, manifest-driven CRUD behind every `provider: generic` entity. Every method takes
  * the caller's context and confines itself to the records that caller may see (tenant, owner).
@@ -40,6 +71,7 @@ export class EntityService {
    * again and again while paging, so it is worth remembering until anything is written.
    */
   private readonly totals = new Map<string, { token: string; total: Promise<number> }>();
+  private readonly hooks = new Map<string, EntityHooks[]>();
 
   constructor(
     private readonly database: Database,
@@ -50,6 +82,23 @@ export class EntityService {
     return runtimeOf(this.runtimes, entity);
   }
 
+  /** Registers lifecycle hooks of one entity (see EntityHooks for when each runs). */
+  addHooks(entity: string, hooks: EntityHooks): void {
+    this.runtime(entity);
+    this.hooks.set(entity, [...(this.hooks.get(entity) ?? []), hooks]);
+  }
+
+  private hooksOf(entity: string): readonly EntityHooks[] {
+    return this.hooks.get(entity) ?? [];
+  }
+
+  private async runHooks(
+    stage: 'beforeChange' | 'beforeDelete',
+    event: WriteEvent,
+  ): Promise<void> {
+    for (const hooks of this.hooksOf(event.entity)) await hooks[stage]?.(event);
+  }
+
   /** Tenant users see their tenant only; "own only" callers (e.g. userApiKey:myView) their records. */
   scopeFor(runtime: EntityRuntime, context: RequestContext): RecordScope {
     const p = runtime.model.permissions;
@@ -57,10 +106,12 @@ export class EntityService {
       !hasPermission(context, p.view) &&
       !hasPermission(context, p.manage) &&
       (hasPermission(context, p.viewOwn) || hasPermission(context, p.createOwn));
-    return {
+    const scope: RecordScope = {
       tenantId: runtime.tenantColumn ? context.tenantId : null,
       ownerId: runtime.ownerColumn && context.userId && ownOnly ? context.userId : null,
     };
+    for (const hooks of this.hooksOf(runtime.model.name)) Object.assign(scope, hooks.scope?.(context) ?? {});
+    return scope;
   }
 
   async paginate(entity: string, context: RequestContext, query: ListQuery): Promise<{ items: EntityRecord[]; total: number }> {
@@ -134,8 +185,14 @@ export class EntityService {
     const runtime = this.runtime(entity);
     const prepared = await this.prepareInsert(runtime, context, body);
     if (!prepared.ok) throw this.rejection(prepared.errors, prepared.status);
-    await this.database.run(prepared.insert.query);
-    return this.findById(entity, context, prepared.insert.id);
+    await this.database.run(prepared.insert.query).catch((error: unknown) => {
+      throw this.uniqueViolation(runtime, error, prepared.insert.uniqueValues.map((u) => u.field));
+    });
+    const record = await this.findById(entity, context, prepared.insert.id);
+    for (const hooks of this.hooksOf(entity)) {
+      await hooks.afterChange?.({ entity, operation: 'create', context, id: prepared.insert.id, data: prepared.values, original: null, record });
+    }
+    return record;
   }
 
   /**
@@ -146,7 +203,7 @@ export class EntityService {
     runtime: EntityRuntime,
     context: RequestContext,
     body: unknown,
-  ): Promise<{ ok: true; insert: PreparedInsert } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
+  ): Promise<{ ok: true; insert: PreparedInsert; values: Record<string, unknown> } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
     const input = sanitiseBody(runtime, body);
     for (const field of runtime.model.fields) {
       if (input[field.name] === undefined && !field.readonly && field.default !== null) {
@@ -170,15 +227,18 @@ export class EntityService {
     if (ownerColumn && context.userId) values[ownerColumn] = context.userId;
     const refErrors = await this.missingRefs(runtime, context, input);
     if (refErrors.length > 0) return { ok: false, errors: refErrors, status: 400 };
+    await this.runHooks('beforeChange', { entity: runtime.model.name, operation: 'create', context, id: null, data: { ...values }, original: null });
     const tenant = tenantColumn ? (values[tenantColumn] ?? null) : null;
     const uniqueErrors = await this.duplicates(runtime, input, tenant, null);
     if (uniqueErrors.length > 0) return { ok: false, errors: uniqueErrors, status: 409 };
+    const clear = { ...values };
     await this.encodeSecrets(runtime, values);
     const id = newRecordId();
     const now = new Date().toISOString();
     const row = encodeValues(runtime, this.database.dialect, { ...values, _id: id, createdAt: now, updatedAt: now });
     return {
       ok: true,
+      values: clear,
       insert: {
         id,
         query: this.database.kysely.insertInto(runtime.table).values(row).compile(),
@@ -216,6 +276,10 @@ export class EntityService {
     if (errors.length > 0) throw this.rejection(errors, 400);
     const refErrors = await this.missingRefs(runtime, context, input);
     if (refErrors.length > 0) throw this.rejection(refErrors, 400);
+    const hooks = this.hooksOf(entity);
+    const original = hooks.length > 0 ? (await this.toRecords(runtime, [row]))[0] : null;
+    const event: WriteEvent = { entity, operation: 'update', context, id, data: { ...input }, original };
+    await this.runHooks('beforeChange', event);
     const tenant = tenantColumn ? (merged[tenantColumn] ?? stored[tenantColumn] ?? null) : null;
     const uniqueErrors = await this.duplicates(runtime, input, tenant, id);
     if (uniqueErrors.length > 0) throw this.rejection(uniqueErrors, 409);
@@ -227,13 +291,23 @@ export class EntityService {
         .set(values)
         .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(runtime, scope, eb)]))
         .compile(),
-    );
-    return this.findById(entity, context, id);
+    ).catch((error: unknown) => {
+      throw this.uniqueViolation(runtime, error, Object.keys(input));
+    });
+    const record = await this.findById(entity, context, id);
+    for (const hook of hooks) await hook.afterChange?.({ ...event, record });
+    return record;
   }
 
   async delete(entity: string, context: RequestContext, id: string): Promise<void> {
     const runtime = this.runtime(entity);
     const scope = this.scopeFor(runtime, context);
+    if (this.hooksOf(entity).length > 0) {
+      const row = await this.loadRow(runtime, scope, id);
+      if (!row) throw notFound(`${entity} ${id} not found`);
+      const [original] = await this.toRecords(runtime, [row]);
+      await this.runHooks('beforeDelete', { entity, operation: 'delete', context, id, data: {}, original });
+    }
     const changes = await this.database.run(
       this.database.kysely
         .deleteFrom(runtime.table)
@@ -253,6 +327,23 @@ export class EntityService {
   /** Unique violations answer 409 (the record conflicts with another), other input errors 400. */
   rejection(errors: InputError[], status: 400 | 409): HttpError {
     return validationError(errors, status === 409 ? 'A record with the same value already exists' : 'Validation failed', status);
+  }
+
+  /**
+   * A unique index refused the write (two requests raced past the duplicate check): the same
+   * 409 the check gives, naming the field(s) when the database says which. Anything else is
+   * passed through unchanged.
+   */
+  private uniqueViolation(runtime: EntityRuntime, error: unknown, candidates: string[]): unknown {
+    const e = error as { code?: unknown; message?: unknown; constraint?: unknown; detail?: unknown };
+    const code = String(e?.code ?? '');
+    if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY' && code !== '23505') return error;
+    const text = `${String(e.message ?? '')} ${String(e.constraint ?? '')} ${String(e.detail ?? '')}`;
+    const unique = runtime.uniqueFields.filter((f) => candidates.includes(f.name));
+    const named = unique.filter((f) => new RegExp(`\\b${f.name}\\b`).test(text));
+    const fields = named.length > 0 ? named : unique;
+    if (fields.length === 0) return error;
+    return this.rejection(fields.map((f) => ({ field: f.name, reason: f.validation.messages.unique ?? UNIQUE_REASON })), 409);
   }
 
   /** Secret fields in `values` replaced, in place, by their stored form (password -> hash). */

@@ -8,6 +8,7 @@ import type { Mailer } from './mailer.ts';
 import { checkPasswordLength } from './password-policy.ts';
 import { RECOVERY_CODE_LIFETIME_MS, type RecoveryCodes } from './recovery-codes.ts';
 import type { UserAccounts } from './user-accounts.ts';
+import type { TokenVersions } from './token-versions.ts';
 import { defaultRoleId } from './default-role.ts';
 
 export interface AccountRouteDeps {
@@ -17,6 +18,7 @@ export interface AccountRouteDeps {
   service: EntityService;
   settings: SettingsStore;
   codes: RecoveryCodes;
+  tokenVersions: TokenVersions;
   mailer: () => Promise<Mailer>;
   log: FastifyBaseLogger;
 }
@@ -97,6 +99,8 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
         inputErrors: [{ field: 'recoveryCode', reason: 'validation.recoveryCode.invalid' }],
       });
     }
+    // Whoever held a session of this account (the reason to recover, perhaps) loses it.
+    await deps.tokenVersions.revoke(userId);
     await accounts.setPassword(userId, body.newPassword as string);
     return true;
   });

@@ -8,9 +8,10 @@ import type { UserAccounts, UserAccount } from './user-accounts.ts';
 
 export const invalidCredentials = () => new HttpError(401, 'Invalid credentials', { i18nMessage: 'error.invalidCredentials' });
 
-/** The access token of a user (claims per spec: sub, role, tenant, exp). */
-export function issueToken(identity: Identity, account: UserAccount): Promise<string> {
-  return identity.tokens.sign({ sub: account.id, role: account.roleId, tenant: account.tenantId });
+/** The access token of a user (claims per spec: sub, role, tenant, exp; plus ver, the user's token version). */
+export async function issueToken(identity: Identity, account: UserAccount): Promise<string> {
+  const ver = await identity.tokenVersions.current(account.id);
+  return identity.tokens.sign({ sub: account.id, role: account.roleId, tenant: account.tenantId, ver });
 }
 
 /**

@@ -8,8 +8,9 @@ import { registerGoogleRoutes } from './google-routes.ts';
 import { createMailSender } from './mail-sender.ts';
 import { registerPasswordRoutes } from './password-routes.ts';
 import { RecoveryCodes } from './recovery-codes.ts';
-import { registerRoleAssignmentGuard } from './role-assignment-guard.ts';
-import { registerRoleGuards } from './role-guards.ts';
+import { AccessRules } from './access-rules.ts';
+import { PermissionCoverage } from './permission-coverage.ts';
+import { ensureUniqueUsernames } from './unique-usernames.ts';
 import { UserAccounts } from './user-accounts.ts';
 import { registerUsersExportFilters } from './users-export-filters.ts';
 
@@ -23,17 +24,21 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   const accounts = new UserAccounts(database);
   const codes = new RecoveryCodes(database);
   await codes.migrate();
+  await identity.tokenVersions.migrate();
+  await ensureUniqueUsernames(database, app.log);
+  // Privilege boundaries, global records, last administrator, records in use: entity-service
+  // hooks, so every write path (REST, GraphQL, import) runs them.
+  const rules = new AccessRules({ database, service, coverage: new PermissionCoverage(deps.entities), tokenVersions: identity.tokenVersions });
+  rules.register();
   registerAuthRoutes(app, { identity, accounts, service });
-  registerPasswordRoutes(app, { accounts, service, loginLimit: identity.config.rateLimits.login });
+  registerPasswordRoutes(app, { accounts, service, rules, tokenVersions: identity.tokenVersions, loginLimit: identity.config.rateLimits.login });
   registerAccountRoutes(app, {
-    config: identity.config, port: config.port, accounts, service, settings, codes, log: app.log,
+    config: identity.config, port: config.port, accounts, service, settings, codes, tokenVersions: identity.tokenVersions, log: app.log,
     mailer: createMailSender({ settings, dataDir: config.dataDir, logger: app.log }),
   });
   registerAvatarRoute(app, { dataDir: config.dataDir, accounts });
   registerGoogleRoutes(app, { identity, accounts, service, settings });
   registerDirectoryRoutes(app, { service, entities: deps.entities });
   registerApiKeySecrets(app, { database, service, pepper: identity.apiKeyPepper });
-  registerRoleGuards(app, database);
-  registerRoleAssignmentGuard(app, database);
   registerUsersExportFilters(app);
 };

@@ -1,5 +1,6 @@
 import type { Database } from '../db/database.ts';
 import { entities } from '../generated/entities.ts';
+import { TOKEN_VERSIONS_TABLE } from './token-versions.ts';
 
 /** A signed-in caller as the authorizer and the data scoping need it. */
 export interface Principal {
@@ -8,6 +9,10 @@ export interface Principal {
   roleId: string | null;
   permissions: readonly string[];
   active: boolean;
+  /** Tokens must carry this version (token-versions.ts)... */
+  tokenVersion: number;
+  /** ...or be the one token kept when the user changed their own password (SHA-256 hex). */
+  keepTokenHash: string | null;
 }
 
 export interface ApiKeyOwner {
@@ -73,7 +78,11 @@ export class PrincipalDirectory {
       this.database.kysely
         .selectFrom(USERS)
         .leftJoin(ROLES, `${ROLES}._id`, `${USERS}.role`)
-        .select([`${USERS}._id as id`, `${USERS}.tenant as tenant`, `${USERS}.active as active`, `${USERS}.role as role`, `${ROLES}.permissions as permissions`])
+        .leftJoin(TOKEN_VERSIONS_TABLE, `${TOKEN_VERSIONS_TABLE}.userId`, `${USERS}._id`)
+        .select([
+          `${USERS}._id as id`, `${USERS}.tenant as tenant`, `${USERS}.active as active`, `${USERS}.role as role`, `${ROLES}.permissions as permissions`,
+          `${TOKEN_VERSIONS_TABLE}.version as tokenVersion`, `${TOKEN_VERSIONS_TABLE}.keepTokenHash as keepTokenHash`,
+        ])
         .where(`${USERS}._id`, '=', userId)
         .compile(),
     );
@@ -86,6 +95,8 @@ export class PrincipalDirectory {
       permissions: Object.freeze(stringList(dialect.decode('json', row.permissions))),
       // A NULL active (column added later) counts as active: the manifest default is true.
       active: dialect.decode('boolean', row.active) !== false,
+      tokenVersion: row.tokenVersion === null || row.tokenVersion === undefined ? 0 : Number(row.tokenVersion),
+      keepTokenHash: typeof row.keepTokenHash === 'string' ? row.keepTokenHash : null,
     };
   }
 }

@@ -4,6 +4,7 @@ import { hashApiKeySecret, looksLikeApiKey } from './api-key-secret.ts';
 import { isAddressAllowed } from './ip-allow-list.ts';
 import type { Principal, PrincipalDirectory } from './principal-directory.ts';
 import { TokenError, type TokenService } from './token-service.ts';
+import { tokenHash } from './token-versions.ts';
 
 export interface IdentityResolverDeps {
   tokens: TokenService;
@@ -22,26 +23,30 @@ export function createIdentityResolver({ tokens, principals, apiKeyPepper }: Ide
   // Tokens already verified, by their exact text, until their exp: the HMAC check through
   // WebCrypto is the largest per-request cost of authentication (~70 us under load), and a
   // console sends the same token thousands of times. The signing key never changes at runtime.
-  const verified = new Map<string, { sub: string; exp: number }>();
+  const verified = new Map<string, { sub: string; exp: number; ver: number }>();
   const verify = async (token: string) => {
     const known = verified.get(token);
-    if (known && known.exp * 1000 > Date.now()) return known.sub;
+    if (known && known.exp * 1000 > Date.now()) return known;
     const claims = await tokens.verify(token);
     if (verified.size >= 10_000) verified.clear();
-    verified.set(token, { sub: claims.sub, exp: claims.exp });
-    return claims.sub;
+    const entry = { sub: claims.sub, exp: claims.exp, ver: claims.ver };
+    verified.set(token, entry);
+    return entry;
   };
   return async (request) => {
     const { scheme, credential } = readCredential(request);
     if (scheme === null) return ANONYMOUS_CONTEXT;
     if (scheme === 'bearer') {
-      let userId: string;
+      let claims: { sub: string; ver: number };
       try {
-        userId = await verify(credential);
+        claims = await verify(credential);
       } catch (error) {
         return failed(error instanceof TokenError && error.problem === 'expired' ? 'expired' : 'invalid');
       }
-      return contextOf(await principals.byUserId(userId));
+      const principal = await principals.byUserId(claims.sub);
+      // Issued before the user's last password change (and not the session that made it): revoked.
+      if (principal && claims.ver !== principal.tokenVersion && principal.keepTokenHash !== tokenHash(credential)) return failed('invalid');
+      return contextOf(principal);
     }
     if (scheme === 'apikey') {
       if (!looksLikeApiKey(credential)) return failed('invalid');

@@ -8,6 +8,8 @@ export interface TokenClaims {
   role: string | null;
   /** Tenant id, null for platform administrators. */
   tenant: string | null;
+  /** The user's token version when issued (token-versions.ts); tokens without it count as 0. */
+  ver?: number;
 }
 
 export type TokenProblem = 'expired' | 'invalid';
@@ -22,7 +24,7 @@ export class TokenError extends Error {
 export interface TokenService {
   sign(claims: TokenClaims): Promise<string>;
   /** Throws TokenError('expired') or TokenError('invalid'). */
-  verify(token: string): Promise<TokenClaims & { exp: number; iat: number }>;
+  verify(token: string): Promise<TokenClaims & { ver: number; exp: number; iat: number }>;
   lifetimeSeconds: number;
 }
 
@@ -37,7 +39,7 @@ export function createTokenService(secret: string, lifetimeSeconds = 3600, issue
   return {
     lifetimeSeconds,
     async sign(claims) {
-      return new SignJWT({ role: claims.role, tenant: claims.tenant })
+      return new SignJWT({ role: claims.role, tenant: claims.tenant, ver: claims.ver ?? 0 })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(claims.sub)
         .setIssuer(issuer)
@@ -58,6 +60,7 @@ export function createTokenService(secret: string, lifetimeSeconds = 3600, issue
           sub: String(payload.sub),
           role: typeof payload.role === 'string' ? payload.role : null,
           tenant: typeof payload.tenant === 'string' ? payload.tenant : null,
+          ver: typeof payload.ver === 'number' && Number.isInteger(payload.ver) ? payload.ver : 0,
           exp: payload.exp!,
           iat: payload.iat!,
         };

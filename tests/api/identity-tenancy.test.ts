@@ -140,7 +140,8 @@ describe('roles', () => {
     const all = (await server.get('/api/roles/all')).body;
     const userRole = all.find((r: any) => r.name === 'User');
     const adminRole = all.find((r: any) => r.name === 'Admin');
-    const delegate = await userWith(server, ['user:create', 'user:update'], { tenant: tenantA._id, childRoles: [userRole._id] });
+    // The delegate holds what the User role grants (a caller only hands out roles within its own permissions).
+    const delegate = await userWith(server, ['user:create', 'user:update', 'userApiKey:myView', 'userApiKey:myCreate'], { tenant: tenantA._id, childRoles: [userRole._id] });
     const body = { name: 'Hire', username: 'hire', email: 'hire@example.com', phone: '1', password: 'hire-pass-1' };
     const escalate = await delegate.client.post('/api/users', { ...body, role: adminRole._id });
     expect(escalate.status).toBe(403);

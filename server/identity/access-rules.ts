@@ -1,0 +1,304 @@
+import type { Database } from '../db/database.ts';
+import type { EntityRecord, EntityService, WriteEvent } from '../entities/entity-service.ts';
+import { HttpError } from '../http/http-error.ts';
+import { ALL_PERMISSIONS, hasPermission, type RequestContext } from '../http/request-context.ts';
+import type { PermissionCoverage } from './permission-coverage.ts';
+import type { TokenVersions } from './token-versions.ts';
+
+/** Name of the seeded, read-only administrator role (server/seed). */
+export const ADMIN_ROLE_NAME = 'Admin';
+
+const forbidden = (message: string) => new HttpError(403, message, { i18nMessage: 'error.forbidden' });
+
+/**
+ * A system call (seed, registration, Google sign-up, tests of the generic layer): no user, every
+ * permission. Features act with it on purpose; the access rules below do not apply to it.
+ */
+export function isSystemContext(context: RequestContext): boolean {
+  return context.userId === null && context.permissions.includes(ALL_PERMISSIONS);
+}
+
+export interface AccessRuleDeps {
+  database: Database;
+  service: EntityService;
+  coverage: PermissionCoverage;
+  tokenVersions: TokenVersions;
+}
+
+/**
+ * Identity's rules on users, roles and tenants, as entity-service lifecycle hooks (so REST,
+ * GraphQL writes and imports all run them, from one place). server/identity/README.md,
+ * "Privilege boundaries" and "Global records", says what they are and why.
+ */
+export class AccessRules {
+  private readonly database: Database;
+  private readonly service: EntityService;
+  private readonly coverage: PermissionCoverage;
+  private readonly tokenVersions: TokenVersions;
+
+  constructor(deps: AccessRuleDeps) {
+    this.database = deps.database;
+    this.service = deps.service;
+    this.coverage = deps.coverage;
+    this.tokenVersions = deps.tokenVersions;
+  }
+
+  register(): void {
+    const { service } = this;
+    const has = (name: string) => Boolean(service.runtimes[name]);
+    if (has('user') && has('role')) {
+      service.addHooks('user', {
+        beforeChange: (event) => this.beforeUserChange(event),
+        afterChange: async (event) => {
+          // A password set through PUT /api/users/:id ends the user's sessions like a reset does.
+          if (event.operation === 'update' && typeof event.data.password === 'string') await this.tokenVersions.revoke(event.id!);
+        },
+        beforeDelete: (event) => this.beforeUserDelete(event),
+      });
+      service.addHooks('role', {
+        beforeChange: (event) => this.beforeRoleChange(event),
+        beforeDelete: (event) => this.beforeRoleDelete(event),
+      });
+    }
+    if (has('tenant')) {
+      service.addHooks('tenant', {
+        // A tenant user reaches their own tenant record only (read; writes are refused below).
+        scope: (context) => (context.tenantId !== null && !isSystemContext(context) ? { recordId: context.tenantId } : null),
+        beforeChange: (event) => this.requirePlatformUser(event.context, 'tenant'),
+        beforeDelete: async (event) => {
+          this.requirePlatformUser(event.context, 'tenant');
+          await this.refuseInUse('tenant', event.id!, String(event.original?.name ?? event.id));
+        },
+      });
+    }
+  }
+
+  // ---- users ---------------------------------------------------------------------------------
+
+  private async beforeUserChange(event: WriteEvent): Promise<void> {
+    const { context, data, original } = event;
+    if (isSystemContext(context)) return;
+    if (original) await this.requireMayActOn(context, original);
+    const newRole = data.role === undefined ? undefined : (data.role as string | null);
+    const changesRole = newRole !== undefined && newRole !== roleIdOf(original?.role);
+    if (changesRole && newRole) await this.requireAssignable(context, newRole);
+    if (original && (data.active === false || changesRole)) {
+      const stillAdmin = data.active !== false && (changesRole ? this.coverage.isFullAdmin(await this.rolePermissions(newRole ?? null)) : true);
+      if (!stillAdmin) await this.refuseLastAdministrator(event.id!, null);
+    }
+  }
+
+  private async beforeUserDelete(event: WriteEvent): Promise<void> {
+    if (isSystemContext(event.context)) return;
+    await this.requireMayActOn(event.context, event.original!);
+    await this.refuseLastAdministrator(event.id!, null);
+  }
+
+  /**
+   * A caller may change, reset, deactivate or delete only users whose permissions it holds
+   * itself (so never a more privileged account, e.g. the Admin). Used by the hooks and by the
+   * administrator's password route.
+   */
+  async requireMayActOn(context: RequestContext, user: EntityRecord): Promise<void> {
+    if (isSystemContext(context) || user._id === context.userId) return;
+    const missing = this.coverage.missing(context.permissions, await this.rolePermissions(roleIdOf(user.role)));
+    if (missing.length > 0) {
+      throw forbidden(`User "${String(user.username)}" holds permissions you do not (${preview(missing)}); you cannot change it`);
+    }
+  }
+
+  /**
+   * Roles a caller may give a user: only roles whose permissions it holds itself; and without
+   * role:view / role:manage, only its own role or one of its child roles (what /api/roles/all
+   * offers it).
+   */
+  private async requireAssignable(context: RequestContext, roleId: string): Promise<void> {
+    const role = await this.roleRow(roleId);
+    if (!role) return; // a missing ref was already a 400
+    const missing = this.coverage.missing(context.permissions, role.permissions);
+    if (missing.length > 0) throw forbidden(`Role "${role.name}" holds permissions you do not (${preview(missing)}); you cannot assign it`);
+    if (hasPermission(context, 'role:view') || hasPermission(context, 'role:manage') || roleId === context.roleId) return;
+    const own = context.roleId ? await this.roleRow(context.roleId) : null;
+    if (own?.childRoles.includes(roleId)) return;
+    throw forbidden('You may only assign your own role or its child roles');
+  }
+
+  // ---- roles ---------------------------------------------------------------------------------
+
+  private async beforeRoleChange(event: WriteEvent): Promise<void> {
+    const { context, data, original } = event;
+    if (isSystemContext(context)) return;
+    this.requirePlatformUser(context, 'role');
+    if (original) {
+      this.refuseReadonly(original, data);
+      const missing = this.coverage.missing(context.permissions, stringList(original.permissions));
+      if (missing.length > 0) throw forbidden(`Role "${String(original.name)}" holds permissions you do not (${preview(missing)}); you cannot change it`);
+    }
+    const permissionsChange = data.permissions !== undefined && !(original && sameSet(stringList(original.permissions), stringList(data.permissions)));
+    if (permissionsChange) {
+      if (!hasPermission(context, 'role:permissions')) throw forbidden('Missing permission role:permissions');
+      const missing = this.coverage.missing(context.permissions, stringList(data.permissions));
+      if (missing.length > 0) throw forbidden(`You cannot grant permissions you do not hold (${preview(missing)})`);
+    }
+    if (Array.isArray(data.childRoles)) {
+      // A child role is a role its holders may hand out: one added must not exceed the caller
+      // either (else: add Admin to your own role's children, then assign it).
+      const before = new Set((Array.isArray(original?.childRoles) ? original.childRoles : []).map(roleIdOf));
+      for (const childId of data.childRoles.map(String)) {
+        if (before.has(childId) || (original && childId === original._id)) continue;
+        const child = await this.roleRow(childId);
+        if (!child) continue;
+        const missing = this.coverage.missing(context.permissions, child.permissions);
+        if (missing.length > 0) throw forbidden(`Role "${child.name}" holds permissions you do not (${preview(missing)}); it cannot be a child role you set`);
+      }
+    }
+    if (original && permissionsChange) {
+      const wasAdmin = this.coverage.isFullAdmin(stringList(original.permissions));
+      if (wasAdmin && !this.coverage.isFullAdmin(stringList(data.permissions))) await this.refuseLastAdministrator(null, String(original._id));
+    }
+  }
+
+  private async beforeRoleDelete(event: WriteEvent): Promise<void> {
+    const { context, original } = event;
+    if (isSystemContext(context)) return;
+    this.requirePlatformUser(context, 'role');
+    this.refuseReadonly(original!, {});
+    const missing = this.coverage.missing(context.permissions, stringList(original!.permissions));
+    if (missing.length > 0) throw forbidden(`Role "${String(original!.name)}" holds permissions you do not (${preview(missing)}); you cannot delete it`);
+    await this.refuseInUse('role', event.id!, String(original!.name));
+  }
+
+  /**
+   * A read-only role cannot be changed or deleted (409). The seeded Admin stays so for ever;
+   * another read-only role may only be unlocked: a change whose body is `{ readonly: false }`.
+   */
+  private refuseReadonly(original: EntityRecord, data: Record<string, unknown>): void {
+    if (original.readonly !== true) return;
+    const unlock = original.name !== ADMIN_ROLE_NAME && Object.keys(data).length > 0 && Object.entries(data).every(([k, v]) => k === 'readonly' && v === false);
+    if (unlock) return;
+    throw new HttpError(409, `Role "${String(original.name)}" is read-only and cannot be changed or deleted`, { i18nMessage: 'error.readonlyRole' });
+  }
+
+  // ---- shared --------------------------------------------------------------------------------
+
+  /**
+   * Tenants, roles and platform settings are global: shared by every tenant. Only users without
+   * a tenant (platform administrators) may create, change or delete them.
+   */
+  requirePlatformUser(context: RequestContext, what: 'tenant' | 'role' | 'setting'): void {
+    if (isSystemContext(context) || context.tenantId === null) return;
+    throw new HttpError(403, `${what === 'tenant' ? 'Tenants' : what === 'role' ? 'Roles' : 'Settings'} are shared by every tenant: only platform administrators (users without a tenant) may change them`, {
+      i18nMessage: 'error.platformOnly',
+    });
+  }
+
+  /**
+   * Refuses a write that would leave no active user holding every permission. `exceptUser`: the
+   * user being deactivated, demoted or deleted; `exceptRole`: the role losing permissions.
+   */
+  private async refuseLastAdministrator(exceptUser: string | null, exceptRole: string | null): Promise<void> {
+    const roles = await this.database.all(this.database.kysely.selectFrom(this.table('role')).select(['_id', 'permissions']).compile());
+    const adminRoles = roles
+      .filter((r) => String(r._id) !== exceptRole && this.coverage.isFullAdmin(stringList(this.database.dialect.decode('json', r.permissions))))
+      .map((r) => String(r._id));
+    if (exceptUser) {
+      // Only matters when the user is an administrator now.
+      const target = await this.database.first(
+        this.database.kysely.selectFrom(this.table('user')).select(['role', 'active']).where('_id', '=', exceptUser).compile(),
+      );
+      const targetIsAdmin = target && this.database.dialect.decode('boolean', target.active) !== false && adminRoles.includes(String(target.role));
+      if (!targetIsAdmin) return;
+    }
+    const others = adminRoles.length === 0
+      ? []
+      : await this.database.all(
+        this.database.kysely
+          .selectFrom(this.table('user'))
+          .select(['_id', 'active'])
+          .where('role', 'in', adminRoles)
+          .$if(exceptUser !== null, (q) => q.where('_id', '!=', exceptUser!))
+          .compile(),
+      );
+    if (others.some((u) => this.database.dialect.decode('boolean', u.active) !== false)) return;
+    throw new HttpError(409, 'This would leave no active administrator (a user holding every permission); make another user administrator first', {
+      i18nMessage: 'error.lastAdministrator',
+    });
+  }
+
+  /** 409 with how many records still point at the record (every ref field and tenant column). */
+  private async refuseInUse(entity: 'role' | 'tenant', id: string, name: string): Promise<void> {
+    const count = await this.countReferences(entity, id);
+    if (count === 0) return;
+    throw new HttpError(409, `${entity === 'role' ? 'Role' : 'Tenant'} "${name}" is used by ${count} record${count === 1 ? '' : 's'}; change or delete them first`, {
+      i18nMessage: entity === 'role' ? 'error.roleInUse' : 'error.tenantInUse',
+      details: { i18nParams: { count } },
+    });
+  }
+
+  async countReferences(entity: string, id: string): Promise<number> {
+    const { database } = this;
+    const seen = new Set<string>();
+    let total = 0;
+    for (const runtime of Object.values(this.service.runtimes)) {
+      const columns: { column: string; list: boolean }[] = [];
+      for (const field of runtime.refFields) if (field.ref!.entity === entity) columns.push({ column: field.name, list: field.type === 'array.ref' });
+      if (entity === 'tenant' && runtime.tenantColumn && !columns.some((c) => c.column === runtime.tenantColumn)) columns.push({ column: runtime.tenantColumn, list: false });
+      for (const { column, list } of columns) {
+        const key = `${runtime.table}.${column}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const row = await database.first(
+          database.kysely
+            .selectFrom(runtime.table)
+            .select((eb) => eb.fn.countAll<number>().as('total'))
+            .where((eb) => {
+              const match = list ? database.dialect.jsonArrayContainsAny(column, [id]) : eb(column, '=', id);
+              // A role listing itself as its own child does not keep itself alive.
+              return runtime.model.name === entity ? eb.and([match, eb('_id', '!=', id)]) : match;
+            })
+            .compile(),
+        );
+        total += Number(row?.total ?? 0);
+      }
+    }
+    return total;
+  }
+
+  private table(entity: string): string {
+    return this.service.runtime(entity).table;
+  }
+
+  private async roleRow(id: string): Promise<{ name: string; permissions: string[]; childRoles: string[] } | null> {
+    const row = await this.database.first(
+      this.database.kysely.selectFrom(this.table('role')).select(['name', 'permissions', 'childRoles']).where('_id', '=', id).compile(),
+    );
+    if (!row) return null;
+    const json = (value: unknown) => stringList(this.database.dialect.decode('json', value));
+    return { name: String(row.name), permissions: json(row.permissions), childRoles: json(row.childRoles) };
+  }
+
+  private async rolePermissions(roleId: string | null): Promise<string[]> {
+    if (!roleId) return [];
+    return (await this.roleRow(roleId))?.permissions ?? [];
+  }
+}
+
+function roleIdOf(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (typeof value === 'object') return String((value as { _id?: unknown })._id ?? '') || null;
+  return String(value);
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((x) => right.has(x));
+}
+
+function stringList(value: unknown): string[] {
+  return Array.isArray(value) ? value.map(String) : [];
+}
+
+function preview(list: string[]): string {
+  return list.length > 5 ? `${list.slice(0, 5).join(', ')}, ...` : list.join(', ');
+}
