@@ -3903,6 +3903,7 @@ export const entities: EntityModelMap = {
         "maxResults",
         "scoreThreshold",
         "sources",
+        "trainingState",
         "user",
         "createdAt"
       ],
@@ -4953,6 +4954,484 @@ export const entities: EntityModelMap = {
           "maxDate": null
         },
         "json": false
+      },
+      {
+        "name": "trainingState",
+        "type": "enum",
+        "label": "field.knowledge.trainingState",
+        "hint": null,
+        "persistentHint": false,
+        "default": null,
+        "readonly": true,
+        "secret": false,
+        "permission": null,
+        "tab": null,
+        "menu": null,
+        "visibleWhen": null,
+        "values": [
+          "trained",
+          "warning",
+          "failed"
+        ],
+        "enumName": null,
+        "valueLabels": {
+          "trained": "enum.knowledge.trainingState.trained",
+          "warning": "enum.knowledge.trainingState.warning",
+          "failed": "enum.knowledge.trainingState.failed"
+        },
+        "ref": null,
+        "objectFields": null,
+        "validation": {
+          "required": false,
+          "requiredOnCreate": false,
+          "unique": false,
+          "uniqueGlobal": false,
+          "pattern": null,
+          "minLength": null,
+          "maxLength": null,
+          "min": null,
+          "max": null,
+          "integer": false,
+          "format": null,
+          "minItems": null,
+          "maxItems": null,
+          "messages": {
+            "required": "validation.required",
+            "unique": "validation.unique",
+            "pattern": "validation.pattern",
+            "minLength": "validation.minLength",
+            "maxLength": "validation.maxLength",
+            "min": "validation.min",
+            "max": "validation.max",
+            "integer": "validation.integer",
+            "format": "validation.invalidValue",
+            "enum": "validation.invalidValue",
+            "minItems": "validation.minItems",
+            "maxItems": "validation.maxItems"
+          }
+        },
+        "searchable": false,
+        "sortable": false,
+        "filterable": true,
+        "indexed": false,
+        "column": {
+          "width": null,
+          "hidden": false,
+          "formatter": null,
+          "decimals": null
+        },
+        "form": {
+          "hidden": true,
+          "rows": 5,
+          "placeholder": null,
+          "accept": null,
+          "minDate": null,
+          "maxDate": null
+        },
+        "json": false
+      },
+      {
+        "name": "trainedAt",
+        "type": "date",
+        "label": "field.knowledge.trainedAt",
+        "hint": null,
+        "persistentHint": false,
+        "default": null,
+        "readonly": true,
+        "secret": false,
+        "permission": null,
+        "tab": null,
+        "menu": null,
+        "visibleWhen": null,
+        "values": null,
+        "enumName": null,
+        "valueLabels": null,
+        "ref": null,
+        "objectFields": null,
+        "validation": {
+          "required": false,
+          "requiredOnCreate": false,
+          "unique": false,
+          "uniqueGlobal": false,
+          "pattern": null,
+          "minLength": null,
+          "maxLength": null,
+          "min": null,
+          "max": null,
+          "integer": false,
+          "format": null,
+          "minItems": null,
+          "maxItems": null,
+          "messages": {
+            "required": "validation.required",
+            "unique": "validation.unique",
+            "pattern": "validation.pattern",
+            "minLength": "validation.minLength",
+            "maxLength": "validation.maxLength",
+            "min": "validation.min",
+            "max": "validation.max",
+            "integer": "validation.integer",
+            "format": "validation.invalidValue",
+            "enum": "validation.invalidValue",
+            "minItems": "validation.minItems",
+            "maxItems": "validation.maxItems"
+          }
+        },
+        "searchable": false,
+        "sortable": true,
+        "filterable": false,
+        "indexed": false,
+        "column": {
+          "width": null,
+          "hidden": true,
+          "formatter": null,
+          "decimals": null
+        },
+        "form": {
+          "hidden": true,
+          "rows": 5,
+          "placeholder": null,
+          "accept": null,
+          "minDate": null,
+          "maxDate": null
+        },
+        "json": false
+      },
+      {
+        "name": "trainedChunks",
+        "type": "number",
+        "label": "field.knowledge.trainedChunks",
+        "hint": null,
+        "persistentHint": false,
+        "default": null,
+        "readonly": true,
+        "secret": false,
+        "permission": null,
+        "tab": null,
+        "menu": null,
+        "visibleWhen": null,
+        "values": null,
+        "enumName": null,
+        "valueLabels": null,
+        "ref": null,
+        "objectFields": null,
+        "validation": {
+          "required": false,
+          "requiredOnCreate": false,
+          "unique": false,
+          "uniqueGlobal": false,
+          "pattern": null,
+          "minLength": null,
+          "maxLength": null,
+          "min": 0,
+          "max": null,
+          "integer": true,
+          "format": null,
+          "minItems": null,
+          "maxItems": null,
+          "messages": {
+            "required": "validation.required",
+            "unique": "validation.unique",
+            "pattern": "validation.pattern",
+            "minLength": "validation.minLength",
+            "maxLength": "validation.maxLength",
+            "min": "validation.min",
+            "max": "validation.max",
+            "integer": "validation.integer",
+            "format": "validation.invalidValue",
+            "enum": "validation.invalidValue",
+            "minItems": "validation.minItems",
+            "maxItems": "validation.maxItems"
+          }
+        },
+        "searchable": false,
+        "sortable": false,
+        "filterable": false,
+        "indexed": false,
+        "column": {
+          "width": null,
+          "hidden": true,
+          "formatter": null,
+          "decimals": null
+        },
+        "form": {
+          "hidden": true,
+          "rows": 5,
+          "placeholder": null,
+          "accept": null,
+          "minDate": null,
+          "maxDate": null
+        },
+        "json": false
+      },
+      {
+        "name": "trainingProblems",
+        "type": "array.object",
+        "label": "field.knowledge.trainingProblems",
+        "hint": null,
+        "persistentHint": false,
+        "default": [],
+        "readonly": true,
+        "secret": false,
+        "permission": null,
+        "tab": null,
+        "menu": null,
+        "visibleWhen": null,
+        "values": null,
+        "enumName": null,
+        "valueLabels": null,
+        "ref": null,
+        "objectFields": [
+          {
+            "name": "source",
+            "type": "string",
+            "label": "field.knowledge.trainingProblemsItem.source",
+            "hint": null,
+            "persistentHint": false,
+            "default": null,
+            "readonly": false,
+            "secret": false,
+            "permission": null,
+            "tab": null,
+            "menu": null,
+            "visibleWhen": null,
+            "values": null,
+            "enumName": null,
+            "valueLabels": null,
+            "ref": null,
+            "objectFields": null,
+            "validation": {
+              "required": false,
+              "requiredOnCreate": false,
+              "unique": false,
+              "uniqueGlobal": false,
+              "pattern": null,
+              "minLength": null,
+              "maxLength": null,
+              "min": null,
+              "max": null,
+              "integer": false,
+              "format": null,
+              "minItems": null,
+              "maxItems": null,
+              "messages": {
+                "required": "validation.required",
+                "unique": "validation.unique",
+                "pattern": "validation.pattern",
+                "minLength": "validation.minLength",
+                "maxLength": "validation.maxLength",
+                "min": "validation.min",
+                "max": "validation.max",
+                "integer": "validation.integer",
+                "format": "validation.invalidValue",
+                "enum": "validation.invalidValue",
+                "minItems": "validation.minItems",
+                "maxItems": "validation.maxItems"
+              }
+            },
+            "searchable": false,
+            "sortable": false,
+            "filterable": false,
+            "indexed": false,
+            "column": {
+              "width": null,
+              "hidden": false,
+              "formatter": null,
+              "decimals": null
+            },
+            "form": {
+              "hidden": false,
+              "rows": 5,
+              "placeholder": null,
+              "accept": null,
+              "minDate": null,
+              "maxDate": null
+            },
+            "json": false
+          },
+          {
+            "name": "message",
+            "type": "string",
+            "label": "field.knowledge.trainingProblemsItem.message",
+            "hint": null,
+            "persistentHint": false,
+            "default": null,
+            "readonly": false,
+            "secret": false,
+            "permission": null,
+            "tab": null,
+            "menu": null,
+            "visibleWhen": null,
+            "values": null,
+            "enumName": null,
+            "valueLabels": null,
+            "ref": null,
+            "objectFields": null,
+            "validation": {
+              "required": false,
+              "requiredOnCreate": false,
+              "unique": false,
+              "uniqueGlobal": false,
+              "pattern": null,
+              "minLength": null,
+              "maxLength": null,
+              "min": null,
+              "max": null,
+              "integer": false,
+              "format": null,
+              "minItems": null,
+              "maxItems": null,
+              "messages": {
+                "required": "validation.required",
+                "unique": "validation.unique",
+                "pattern": "validation.pattern",
+                "minLength": "validation.minLength",
+                "maxLength": "validation.maxLength",
+                "min": "validation.min",
+                "max": "validation.max",
+                "integer": "validation.integer",
+                "format": "validation.invalidValue",
+                "enum": "validation.invalidValue",
+                "minItems": "validation.minItems",
+                "maxItems": "validation.maxItems"
+              }
+            },
+            "searchable": false,
+            "sortable": false,
+            "filterable": false,
+            "indexed": false,
+            "column": {
+              "width": null,
+              "hidden": false,
+              "formatter": null,
+              "decimals": null
+            },
+            "form": {
+              "hidden": false,
+              "rows": 5,
+              "placeholder": null,
+              "accept": null,
+              "minDate": null,
+              "maxDate": null
+            },
+            "json": false
+          },
+          {
+            "name": "reason",
+            "type": "string",
+            "label": "field.knowledge.trainingProblemsItem.reason",
+            "hint": null,
+            "persistentHint": false,
+            "default": null,
+            "readonly": false,
+            "secret": false,
+            "permission": null,
+            "tab": null,
+            "menu": null,
+            "visibleWhen": null,
+            "values": null,
+            "enumName": null,
+            "valueLabels": null,
+            "ref": null,
+            "objectFields": null,
+            "validation": {
+              "required": false,
+              "requiredOnCreate": false,
+              "unique": false,
+              "uniqueGlobal": false,
+              "pattern": null,
+              "minLength": null,
+              "maxLength": null,
+              "min": null,
+              "max": null,
+              "integer": false,
+              "format": null,
+              "minItems": null,
+              "maxItems": null,
+              "messages": {
+                "required": "validation.required",
+                "unique": "validation.unique",
+                "pattern": "validation.pattern",
+                "minLength": "validation.minLength",
+                "maxLength": "validation.maxLength",
+                "min": "validation.min",
+                "max": "validation.max",
+                "integer": "validation.integer",
+                "format": "validation.invalidValue",
+                "enum": "validation.invalidValue",
+                "minItems": "validation.minItems",
+                "maxItems": "validation.maxItems"
+              }
+            },
+            "searchable": false,
+            "sortable": false,
+            "filterable": false,
+            "indexed": false,
+            "column": {
+              "width": null,
+              "hidden": false,
+              "formatter": null,
+              "decimals": null
+            },
+            "form": {
+              "hidden": false,
+              "rows": 5,
+              "placeholder": null,
+              "accept": null,
+              "minDate": null,
+              "maxDate": null
+            },
+            "json": false
+          }
+        ],
+        "validation": {
+          "required": false,
+          "requiredOnCreate": false,
+          "unique": false,
+          "uniqueGlobal": false,
+          "pattern": null,
+          "minLength": null,
+          "maxLength": null,
+          "min": null,
+          "max": null,
+          "integer": false,
+          "format": null,
+          "minItems": null,
+          "maxItems": null,
+          "messages": {
+            "required": "validation.required",
+            "unique": "validation.unique",
+            "pattern": "validation.pattern",
+            "minLength": "validation.minLength",
+            "maxLength": "validation.maxLength",
+            "min": "validation.min",
+            "max": "validation.max",
+            "integer": "validation.integer",
+            "format": "validation.invalidValue",
+            "enum": "validation.invalidValue",
+            "minItems": "validation.minItems",
+            "maxItems": "validation.maxItems"
+          }
+        },
+        "searchable": false,
+        "sortable": false,
+        "filterable": false,
+        "indexed": false,
+        "column": {
+          "width": null,
+          "hidden": true,
+          "formatter": null,
+          "decimals": null
+        },
+        "form": {
+          "hidden": true,
+          "rows": 5,
+          "placeholder": null,
+          "accept": null,
+          "minDate": null,
+          "maxDate": null
+        },
+        "json": false
       }
     ],
     "searchFields": [
@@ -4965,14 +5444,16 @@ export const entities: EntityModelMap = {
       "updatedAt",
       "name",
       "maxResults",
-      "scoreThreshold"
+      "scoreThreshold",
+      "trainedAt"
     ],
     "filterFields": [
       "_id",
       "createdAt",
       "updatedAt",
       "sources",
-      "user"
+      "user",
+      "trainingState"
     ],
     "storage": {
       "table": "knowledge",
@@ -5038,6 +5519,30 @@ export const entities: EntityModelMap = {
           "primaryKey": false
         },
         {
+          "name": "trainingState",
+          "type": "text",
+          "nullable": true,
+          "primaryKey": false
+        },
+        {
+          "name": "trainedAt",
+          "type": "timestamp",
+          "nullable": true,
+          "primaryKey": false
+        },
+        {
+          "name": "trainedChunks",
+          "type": "integer",
+          "nullable": true,
+          "primaryKey": false
+        },
+        {
+          "name": "trainingProblems",
+          "type": "json",
+          "nullable": true,
+          "primaryKey": false
+        },
+        {
           "name": "tenant",
           "type": "text",
           "nullable": true,
@@ -5093,6 +5598,19 @@ export const entities: EntityModelMap = {
           "columns": [
             "user",
             "createdAt"
+          ]
+        },
+        {
+          "name": "idx_knowledge_trainingState_createdAt",
+          "columns": [
+            "trainingState",
+            "createdAt"
+          ]
+        },
+        {
+          "name": "idx_knowledge_trainedAt",
+          "columns": [
+            "trainedAt"
           ]
         }
       ],

@@ -1794,6 +1794,56 @@ export const schemas: Record<string, EntitySchemas> = {
             }
           ]
         },
+        "trainingState": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "trained",
+            "warning",
+            "failed",
+            null
+          ]
+        },
+        "trainedAt": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "trainedChunks": {
+          "type": [
+            "integer",
+            "null"
+          ]
+        },
+        "trainingProblems": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "source": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "message": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          }
+        },
         "tenant": {
           "type": [
             "string",

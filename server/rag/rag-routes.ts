@@ -17,7 +17,8 @@ import { RagError } from './rag-error.ts';
 import { createRetrievalIndex } from './search/create-retrieval-index.ts';
 import { MAX_QUERY_LENGTH } from './search/index-input.ts';
 import type { RetrievalIndex } from './search/retrieval-index.ts';
-import { planTraining, type TrainingKnowledge, type TrainingSource } from './train/plan-training.ts';
+import { planTraining, type TrainingKnowledge, type TrainingProblem, type TrainingSource } from './train/plan-training.ts';
+import { TrainingRecord } from './train/training-record.ts';
 
 export interface RagFeatureOptions {
   /** Default: Settings rows, then the environment (server/rag/api/rag-settings.ts). */
@@ -44,6 +45,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
     if (chosen.warning) app.log.warn(chosen.warning);
     app.log.info({ retrieval: chosen.retrieval }, 'RAG index ready');
     const jobs = new TrainingJobs();
+    const record = new TrainingRecord(database, service);
 
     const knowledgeModel = requireModel(entities, 'knowledge');
     const sourceModel = requireModel(entities, 'knowledgesource');
@@ -141,7 +143,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
           const { allowPrivateUrls } = await readSettings();
           const plan = await planTraining({ ...(knowledge as TrainingKnowledge), sources: sourceIds }, sources, {
             parseFile: async (file) => {
-              if (!(await resolveInside(config.dataDir, file.filepath))) throw new Error(`File not found: ${file.filepath}`);
+              if (!(await resolveInside(config.dataDir, file.filepath))) throw new RagError('fileNotFound', `File not found: ${file.filepath}`);
               return (await parseStoredFile(config.dataDir, file.filepath, { maxBytes: config.maxUploadBytes })).content;
             },
             parseUrl: async (url) => (await parseUrl(url, { allowPrivate: allowPrivateUrls })).content,
@@ -154,22 +156,37 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
             last = done;
             jobs.progress(id, phase, done, total);
           });
-          jobs.finish(id, plan.problems);
           const stats = await index.stats(id);
+          // Persisted before the job ends, so a status call never sees "done" without its record.
+          await record.succeeded(id, { trainedAt: stats.trainedAt, chunks: stats.chunks, problems: plan.problems });
+          jobs.finish(id, plan.problems);
           return { ...result, chunks: stats.chunks, trainedAt: stats.trainedAt, problems: plan.problems };
         } catch (error) {
           const known = toHttpError(error);
-          jobs.fail(id, known ?? { message: 'Training failed unexpectedly', i18nMessage: 'error.server' });
+          const failure = known ? { message: known.message, i18nMessage: known.i18nMessage } : { message: 'Training failed unexpectedly', i18nMessage: 'error.server' };
+          await record.failed(id, failure).catch((cause) => request.log.error({ err: cause }, 'could not record the failed training'));
+          jobs.fail(id, failure);
           throw known ?? error;
         }
       }),
     );
 
+    // The running job of this process (progress), else the last outcome stored on the record
+    // (trainingState, trainedAt, trainedChunks, trainingProblems), which survives restarts.
     app.get<Params>('/api/rag/status/:id', { config: viewKnowledge }, async (request) => {
       const knowledge = await loadKnowledge(request);
       const id = String(knowledge._id);
       const stats = await index.stats(id);
-      return { ...jobs.get(id), chunks: stats.chunks, trainedAt: stats.trainedAt };
+      const job = jobs.get(id);
+      const outcome = (knowledge.trainingState as string | null | undefined) ?? null;
+      const stored = Array.isArray(knowledge.trainingProblems) ? (knowledge.trainingProblems as TrainingProblem[]) : [];
+      const last = job.state === 'idle' && outcome !== null
+        ? { state: outcome === 'failed' ? ('failed' as const) : ('done' as const), problems: outcome === 'failed' ? [] : stored }
+        : {};
+      const failure = job.state === 'idle' && outcome === 'failed' && stored[0]
+        ? { error: stored[0].message, i18nMessage: stored[0].reason }
+        : {};
+      return { ...job, ...last, ...failure, outcome, chunks: stats.chunks, trainedAt: stats.trainedAt };
     });
 
     app.delete<Params>('/api/rag/clear/:id', { config: updateKnowledge }, async (request) =>
@@ -178,6 +195,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
         const id = String(knowledge._id);
         if (jobs.isRunning(id)) throw new RagError('trainingInProgress', 'This knowledge base is being trained; clear it when the training ends');
         const result = await index.clear(id);
+        await record.cleared(id);
         jobs.forget(id);
         return result;
       }),

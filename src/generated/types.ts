@@ -168,6 +168,14 @@ export interface Knowledge {
     url: string;
   }>;
   user?: { _id: string; username?: string | null } | null;
+  trainingState?: ("trained" | "warning" | "failed") | null;
+  trainedAt?: string | null;
+  trainedChunks?: number | null;
+  trainingProblems?: Array<{
+    source?: string;
+    message?: string;
+    reason?: string;
+  }>;
   tenant?: string | null;
   createdAt: string;
   updatedAt: string;

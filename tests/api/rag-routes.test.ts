@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -305,7 +306,7 @@ describe('train, status, search, clear', () => {
     const trained = await server.get(`/api/rag/train/${knowledge._id}`);
     expect(trained.status).toBe(200);
     expect(trained.body.total).toBe(4);
-    expect(trained.body.problems).toEqual([{ source: `${siteUrl}/missing`, message: expect.stringContaining('404') }]);
+    expect(trained.body.problems).toEqual([{ source: `${siteUrl}/missing`, message: expect.stringContaining('404'), reason: 'error.rag.urlHttpStatus' }]);
     const search = async (q: string) => (await server.get(`/api/rag/search/${knowledge._id}${qs({ q })}`)).body as Array<{ source: string; content: string }>;
     expect((await search('reembolsos'))[0]).toMatchObject({ source: 'Texto troceado' });
     expect(await search('trocear')).toEqual([]);
@@ -330,6 +331,79 @@ describe('train, status, search, clear', () => {
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ total: 1, added: 1 });
     expect((await server.get(`/api/rag/status/${knowledge._id}`)).body).toMatchObject({ state: 'done', chunks: 1 });
+  });
+
+  it('keeps the outcome on the knowledge record: trained, warning with reasons (a refused link), not trained after a clear', async () => {
+    const { knowledge } = await knowledgeWithText();
+    const fresh = await server.get(`/api/knowledge/${knowledge._id}`);
+    expect(fresh.body).toMatchObject({ trainingState: null, trainedAt: null, trainedChunks: null });
+    await server.get(`/api/rag/train/${knowledge._id}`);
+    const trained = (await server.get(`/api/knowledge/${knowledge._id}`)).body;
+    expect(trained).toMatchObject({ trainingState: 'trained', trainedChunks: 1, trainingProblems: [], updatedAt: knowledge.updatedAt });
+    expect(Date.parse(trained.trainedAt)).not.toBeNaN();
+
+    // RAG_ALLOW_PRIVATE_URLS unset: the address policy refuses the loopback link; the rest trains.
+    const empty = await upload('vacio.txt', '', 'text/plain');
+    const put = await server.put(`/api/knowledge/${knowledge._id}`, { urls: [{ title: 'local', url: `${siteUrl}/faq` }], files: [{ title: 'Vacío', file: empty }] });
+    expect(put.status, put.text).toBe(200);
+    const warned = await server.get(`/api/rag/train/${knowledge._id}`);
+    expect(warned.status).toBe(200);
+    const problems = [
+      { source: 'vacio.txt', message: 'no text to index', reason: 'knowledge.problem.empty' },
+      { source: `${siteUrl}/faq`, message: expect.stringMatching(/^Refused: 127\.0\.0\.1 resolves to a non-public address/), reason: 'error.rag.urlRefused' },
+    ];
+    expect(warned.body.problems).toEqual(problems);
+    const page = await server.get(`/api/knowledge${qs({ filters: 'trainingState;eq;warning' })}`);
+    expect(page.body.items.map((k: any) => k._id)).toContain(knowledge._id);
+    expect(page.body.items.find((k: any) => k._id === knowledge._id)).toMatchObject({ trainingState: 'warning', trainedChunks: 1, trainingProblems: problems });
+    expect((await server.get(`/api/rag/status/${knowledge._id}`)).body).toMatchObject({ state: 'done', outcome: 'warning', problems });
+
+    // Clients cannot write the outcome: readonly fields are dropped.
+    await server.put(`/api/knowledge/${knowledge._id}`, { trainingState: 'trained', trainedChunks: 99, trainingProblems: [] });
+    expect((await server.get(`/api/knowledge/${knowledge._id}`)).body).toMatchObject({ trainingState: 'warning', trainedChunks: 1 });
+
+    await server.del(`/api/rag/clear/${knowledge._id}`);
+    expect((await server.get(`/api/knowledge/${knowledge._id}`)).body).toMatchObject({ trainingState: null, trainedAt: null, trainedChunks: null, trainingProblems: [] });
+    expect((await server.get(`/api/rag/status/${knowledge._id}`)).body).toMatchObject({ state: 'idle', outcome: null, chunks: 0 });
+  });
+
+  it('the last outcome survives a restart, and a failed training is recorded as failed with its reason', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-rag-restart-'));
+    let first: TestServer | null = await startTestServer({ resolveContext: () => ADMIN, dataDir });
+    let second: TestServer | null = null;
+    try {
+      const empty = (await first.upload('/api/file', { name: 'vacio.txt', content: '', type: 'text/plain' })).body;
+      const knowledge = await create(first, '/api/knowledge', minimalKnowledge('Reinicio', { files: [{ file: empty }], texts: [{ title: 'Hora', content: 'Abrimos a las 9.' }] }));
+      expect((await first.get(`/api/rag/train/${knowledge._id}`)).status).toBe(200);
+      await first.close({ keepData: true });
+      first = null;
+      second = await startTestServer({ resolveContext: () => ADMIN, dataDir });
+      expect((await second.get(`/api/knowledge/${knowledge._id}`)).body).toMatchObject({
+        trainingState: 'warning',
+        trainedChunks: 1,
+        trainingProblems: [{ source: 'vacio.txt', message: 'no text to index', reason: 'knowledge.problem.empty' }],
+      });
+      expect((await second.get(`/api/rag/status/${knowledge._id}`)).body).toMatchObject({
+        state: 'done', outcome: 'warning', chunks: 1, problems: [{ source: 'vacio.txt', reason: 'knowledge.problem.empty' }],
+      });
+      if (process.env.FORJA_TEST_DB === 'postgres') return; // embeddings (the failure below) are SQLite-only
+      await second.close({ keepData: true });
+      second = null;
+      // An embedding model nobody answers for: the training itself fails; the old index stays live.
+      Object.assign(process.env, { EMBEDDING_MODEL: 'dead-model', EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1' });
+      second = await startTestServer({ resolveContext: () => ADMIN, dataDir });
+      const failed = await second.get(`/api/rag/train/${knowledge._id}`);
+      expect(failed.status).toBeGreaterThanOrEqual(400);
+      expectErrorShape(failed.body);
+      const stored = (await second.get(`/api/knowledge/${knowledge._id}`)).body;
+      expect(stored).toMatchObject({ trainingState: 'failed', trainedChunks: 1 });
+      expect(stored.trainingProblems).toEqual([{ source: '', message: failed.body.message, reason: failed.body.i18nMessage ?? 'error.server' }]);
+      expect((await second.get(`/api/rag/status/${knowledge._id}`)).body).toMatchObject({ state: 'failed', error: failed.body.message });
+    } finally {
+      await first?.close({ keepData: true });
+      await second?.close({ keepData: true });
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('404s for unknown knowledge, 400s for a missing query', async () => {

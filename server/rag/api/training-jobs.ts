@@ -1,4 +1,9 @@
-/** Where one knowledge's training stands, as GET /api/rag/status/:id reports it. */
+import type { TrainingProblem } from '../train/plan-training.ts';
+
+/**
+ * Where one knowledge's training stands in this process, as GET /api/rag/status/:id reports it
+ * (the route adds the last outcome stored on the knowledge record, see train/training-record.ts).
+ */
 export interface TrainingStatus {
   /** idle: never trained in this process (see `trainedAt` for the index's own record). */
   state: 'idle' | 'running' | 'done' | 'failed';
@@ -11,7 +16,7 @@ export interface TrainingStatus {
   startedAt: string | null;
   finishedAt: string | null;
   /** What contributed nothing (empty text, dead link...), from the last training. */
-  problems: Array<{ source: string; message: string }>;
+  problems: TrainingProblem[];
 }
 
 /**

@@ -1,5 +1,6 @@
 import { chunkText, type ChunkOptions } from '../chunk/chunk-text.ts';
 import { sha256Hex } from '../chunk/sha256-hex.ts';
+import { RagError } from '../rag-error.ts';
 import type { SourcedChunk } from '../rag-types.ts';
 
 /** The parts of a stored file record (spec §3 "Uploaded file") the planner passes on. */
@@ -37,10 +38,35 @@ export interface TrainingDeps {
   chunkOptions?: ChunkOptions;
 }
 
+/**
+ * Something that contributed nothing to a training: where (a source name, file name or URL), what
+ * happened in English (`message`, e.g. the address policy's "Refused: ... non-public address"),
+ * and `reason`, the locale key the console shows (error.rag.<code> or knowledge.problem.*).
+ */
+export interface TrainingProblem {
+  source: string;
+  message: string;
+  reason: string;
+}
+
+/** Locale keys of problems that are not a RagError. */
+export const PROBLEM_REASONS = {
+  empty: 'knowledge.problem.empty',
+  sourceNotFound: 'knowledge.problem.sourceNotFound',
+  unreadableFile: 'error.rag.unreadableFile',
+  unreachableUrl: 'error.rag.urlUnreachable',
+} as const;
+
 export interface TrainingPlan {
   chunks: SourcedChunk[];
   /** What contributed nothing and why (missing source, empty text, unreadable file or page). */
-  problems: Array<{ source: string; message: string }>;
+  problems: TrainingProblem[];
+}
+
+/** A failed parse as a problem: the RagError's own key (refused link, timeout...) or `fallback`. */
+function problemOf(source: string, error: unknown, fallback: string): TrainingProblem {
+  const message = error instanceof Error ? error.message : String(error);
+  return { source, message, reason: error instanceof RagError ? error.i18nMessage : fallback };
 }
 
 /**
@@ -60,7 +86,7 @@ export async function planTraining(
   const problems: TrainingPlan['problems'] = [];
   const addText = (text: string | null | undefined, source: string) => {
     if (!text || text.trim() === '') {
-      problems.push({ source, message: 'no text to index' });
+      problems.push({ source, message: 'no text to index', reason: PROBLEM_REASONS.empty });
       return;
     }
     for (const chunk of chunkText(text, deps.chunkOptions)) chunks.push({ content: chunk.content, hash: chunk.hash, source });
@@ -71,7 +97,7 @@ export async function planTraining(
   const ordered = referenced.length ? referenced.map((id) => byId.get(id) ?? id) : sources;
   for (const source of ordered) {
     if (typeof source === 'string') {
-      problems.push({ source, message: 'knowledge source not found' });
+      problems.push({ source, message: 'knowledge source not found', reason: PROBLEM_REASONS.sourceNotFound });
       continue;
     }
     // A chunk source is its chunks. Any other source that was chunked in the form (Recursive chunk,
@@ -91,14 +117,14 @@ export async function planTraining(
     try {
       addText(await deps.parseFile(file), label);
     } catch (error) {
-      problems.push({ source: label, message: (error as Error).message });
+      problems.push(problemOf(label, error, PROBLEM_REASONS.unreadableFile));
     }
   }
   for (const { url } of knowledge.urls ?? []) {
     try {
       addText(await deps.parseUrl(url), url);
     } catch (error) {
-      problems.push({ source: url, message: (error as Error).message });
+      problems.push(problemOf(url, error, PROBLEM_REASONS.unreachableUrl));
     }
   }
   return { chunks, problems };

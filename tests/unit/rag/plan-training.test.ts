@@ -41,9 +41,31 @@ describe('planTraining', () => {
     ]);
     for (const chunk of plan.chunks) expect(chunk.hash).toBe(sha256Hex(chunk.content));
     expect(plan.problems).toEqual([
-      { source: 'Vacío', message: 'no text to index' },
-      { source: 'gone', message: 'knowledge source not found' },
-      { source: 'roto.pdf', message: 'The PDF could not be read' },
+      { source: 'Vacío', message: 'no text to index', reason: 'knowledge.problem.empty' },
+      { source: 'gone', message: 'knowledge source not found', reason: 'knowledge.problem.sourceNotFound' },
+      { source: 'roto.pdf', message: 'The PDF could not be read', reason: 'error.rag.unreadableFile' },
+    ]);
+  });
+
+  it('gives each problem a locale key: the RagError\'s own (a refused link) or one for its kind', async () => {
+    const plan = await planTraining(
+      { urls: [{ url: 'http://127.0.0.1/' }, { url: 'https://down.example/' }], files: [{ file: { filename: 'a.txt', filepath: 'a.txt' } }] },
+      [],
+      {
+        parseFile: async () => {
+          throw new Error('EACCES');
+        },
+        parseUrl: async (url) => {
+          if (url.includes('127.0.0.1')) throw new RagError('urlRefused', 'Refused: 127.0.0.1 resolves to a non-public address (127.0.0.1)', { field: 'url' });
+          throw new Error('socket hang up');
+        },
+      },
+    );
+    expect(plan.chunks).toEqual([]);
+    expect(plan.problems).toEqual([
+      { source: 'a.txt', message: 'EACCES', reason: 'error.rag.unreadableFile' },
+      { source: 'http://127.0.0.1/', message: 'Refused: 127.0.0.1 resolves to a non-public address (127.0.0.1)', reason: 'error.rag.urlRefused' },
+      { source: 'https://down.example/', message: 'socket hang up', reason: 'error.rag.urlUnreachable' },
     ]);
   });
 
