@@ -2,6 +2,7 @@ import type { ColumnModel, FieldModel } from '../../generator/model/entity-model
 import type { RowBatch } from '../db/database.ts';
 import type { SqlDialect } from '../db/sql-dialect.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
+import { guardFormula } from './csv-formula-guard.ts';
 import { MISSING, type RefDisplayCache } from './ref-display-cache.ts';
 
 /** One stored value to the text of its CSV cell (before quoting). */
@@ -21,6 +22,7 @@ export interface CsvRowWriter {
  * per-row ref queries. What a cell shows is what a person reads in the table: refs by their
  * display value (the id when the record has none, empty when it is gone), array.refs as a JSON
  * list of those (`[]` when unset), lists and objects as JSON, booleans true/false, nothing as an empty cell. A cell
+ * that a spreadsheet would run as a formula gets a leading quote (csv-formula-guard.ts). A cell
  * is quoted when it holds the separator, a quote, CR or LF, with quotes inside doubled.
  * Hand-written rather than csv-stringify on this hot path: profiles of a 1M-row export spent more
  * time in csv-stringify's option handling and per-record casting than the rules here need.
@@ -73,7 +75,7 @@ export function csvRowWriter(
       for (const row of batch.rows) {
         for (let i = 0; i < texts.length; i++) {
           if (i > 0) out += separator;
-          out += quote(texts[i](row[at[i]]));
+          out += quote(guardFormula(texts[i](row[at[i]])));
         }
         out += '\r\n';
       }

@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FileFormat } from '../../generator/model/entity-model.ts';
 import type { Database, Row } from '../db/database.ts';
+import { exportQuotaError, type ExportFiles } from '../files/export-files.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { selectList } from './entity-query.ts';
@@ -21,7 +20,10 @@ const FORMATS: readonly FileFormat[] = ['CSV', 'JSON'];
 const SYSTEM_HEADERS = ['_id', 'createdAt', 'updatedAt'];
 
 export interface ExportFile {
+  /** A download link signed for the exporting user (server/files/export-files.ts). */
   url: string;
+  /** When `url` stops working (the file itself is kept for the retention period). */
+  expiresAt: string;
   rowCount: number;
   /** Duration in milliseconds. */
   time: number;
@@ -29,13 +31,14 @@ export interface ExportFile {
 
 /**
  * Streams an entity's rows (same search / filters / order as the list) into a file under
- * DATA_DIR/exports with an unguessable name, served back from /files/exports/<name>.
+ * DATA_DIR/exports with an unguessable name, downloaded through a short-lived link signed for the
+ * exporting user. The user's export quota is checked before and while writing.
  */
 export class EntityExporter {
   constructor(
     private readonly database: Database,
     private readonly service: EntityService,
-    private readonly dataDir: string,
+    private readonly files: ExportFiles,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -48,11 +51,15 @@ export class EntityExporter {
     const columns = ['_id', ...headers.filter((h) => h !== '_id' && runtime.columns.has(h))];
     const select = selectList(this.database, runtime, this.service.scopeFor(runtime, context), query, columns, { storageOrder: true });
 
-    const dir = path.join(this.dataDir, 'exports');
-    await fs.promises.mkdir(dir, { recursive: true });
-    const name = `${runtime.model.name}-${randomBytes(16).toString('hex')}.${format.toLowerCase()}`;
-    const file = path.join(dir, name);
-    const out = await TextFileWriter.create(file);
+    const target = await this.files.reserve(runtime.model.name, format === 'CSV' ? 'csv' : 'json', context);
+    const { name, file } = target;
+    let out: TextFileWriter;
+    try {
+      out = await TextFileWriter.create(file);
+    } catch (error) {
+      target.release();
+      throw error;
+    }
     const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes)) : null;
     let rowCount = 0;
     try {
@@ -72,6 +79,8 @@ export class EntityExporter {
           }
           await out.write(chunk);
         }
+        // One user cannot fill the disk: past the quota left, the file is dropped and the export refused.
+        if (out.bytesWritten > target.maxBytes) throw exportQuotaError(this.files.limits.exportQuotaBytes);
         const before = rowCount;
         rowCount += batch.rows.length;
         if (Math.floor(rowCount / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) {
@@ -84,10 +93,12 @@ export class EntityExporter {
       await out.close().catch(() => {});
       await fs.promises.rm(file, { force: true });
       throw error;
+    } finally {
+      target.release();
     }
     const time = Date.now() - started;
     this.log.info({ entity: runtime.model.name, rowCount, time, format }, 'export written');
-    return { url: `/files/exports/${name}`, rowCount, time };
+    return { ...this.files.signedUrl(name, context.userId), rowCount, time };
   }
 }
 

@@ -1,19 +1,27 @@
 import type { FastifyRequest } from 'fastify';
-import { parse } from 'csv-parse/sync';
-import type { FileFormat } from '../../generator/model/entity-model.ts';
+import type { FieldModel, FileFormat } from '../../generator/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
+import type { FileLimits } from '../files/file-limits.ts';
+import { ConcurrencyLimit, limitKey } from '../files/user-limiter.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import { UNIQUE_REASON, type EntityService, type PreparedInsert } from './entity-service.ts';
 import { isPlainObject } from './entity-validator.ts';
+import { sliceTimer, yieldToEventLoop } from './event-loop-yield.ts';
 import { csvRowToBody } from './import-cells.ts';
+import { readCsvRows, readJsonRows } from './import-file-rows.ts';
+import { ImportRefResolver, type ImportItem } from './import-ref-resolver.ts';
 import { readUploadedFile } from '../files/read-uploaded-file.ts';
 
 export interface ImportRowError {
   /** 1-based data row (CSV: the line after the header is row 1; JSON: the array index + 1). */
   row: number;
+  /** The column (field) at fault; `list.index` for one entry of a list. */
   field: string;
+  /** A locale key. */
   reason: string;
+  /** Values the reason's text interpolates ({{min}}, {{max}}, {{value}}, {{count}}). */
+  params?: Record<string, string | number>;
 }
 
 export interface ImportReport {
@@ -26,64 +34,101 @@ export interface ImportReport {
 }
 
 const FORMAT_BY_EXTENSION: Record<string, FileFormat> = { csv: 'CSV', json: 'JSON' };
+/** Rows whose refs are resolved together (one query per ref field and slice). */
+const ROWS_PER_SLICE = 500;
+
+/** Rule -> the limit its message shows, for the validation reasons that interpolate one. */
+const LIMIT_PARAMS: Record<string, (v: FieldModel['validation']) => Record<string, number> | null> = {
+  minLength: (v) => (v.minLength === null ? null : { min: v.minLength }),
+  maxLength: (v) => (v.maxLength === null ? null : { max: v.maxLength }),
+  min: (v) => (v.min === null ? null : { min: v.min }),
+  max: (v) => (v.max === null ? null : { max: v.max }),
+  minItems: (v) => (v.minItems === null ? null : { min: v.minItems }),
+  maxItems: (v) => (v.maxItems === null ? null : { max: v.maxItems }),
+};
 
 /**
  * POST {base}/import: every row is validated exactly as a create would be. A dry run only
  * reports; a real import writes all rows in one transaction, or none when any row is bad.
+ * The file is parsed and checked in slices that yield to the event loop (other requests go on
+ * during a 25 MB import), at most IMPORT_MAX_ROWS rows, at most two imports per user at once.
  */
 export class EntityImporter {
+  private readonly running: ConcurrencyLimit;
+
   constructor(
     private readonly database: Database,
     private readonly service: EntityService,
-  ) {}
+    private readonly limits: Pick<FileLimits, 'importMaxRows' | 'concurrentPerUser'>,
+  ) {
+    this.running = new ConcurrencyLimit(limits.concurrentPerUser, 'imports');
+  }
 
   async import(runtime: EntityRuntime, request: FastifyRequest): Promise<ImportReport> {
     const query = (request.query ?? {}) as Record<string, string | undefined>;
     const dryRun = readBoolean(query.dryRun, 'dryRun');
+    const release = this.running.acquire(limitKey(request.context));
+    try {
+      return await this.run(runtime, request, query, dryRun);
+    } finally {
+      release();
+    }
+  }
+
+  private async run(runtime: EntityRuntime, request: FastifyRequest, query: Record<string, string | undefined>, dryRun: boolean): Promise<ImportReport> {
     const upload = await readUploadedFile(request);
     const format = readFormat(runtime, query.format, upload.filename);
-    const bodies = format === 'CSV' ? parseCsv(upload.content, query.separator) : parseJson(upload.content);
+    const max = this.limits.importMaxRows;
+    const sources = format === 'CSV' ? await readCsvRows(upload.content, query.separator, max) : await readJsonRows(upload.content, max);
 
     const errors: ImportRowError[] = [];
     const inserts: PreparedInsert[] = [];
     const seenUnique = new Set<string>();
+    const refs = new ImportRefResolver(this.database, this.service.runtimes, request.context);
+    const timer = sliceTimer();
     let invalid = 0;
-    for (let index = 0; index < bodies.length; index++) {
-      const row = index + 1;
-      const source = bodies[index];
-      let rowErrors: { field: string; reason: string }[];
-      let body: unknown = source;
-      if (format === 'CSV') {
-        const converted = csvRowToBody(runtime.fields, source as Record<string, string>);
-        body = converted.body;
-        rowErrors = converted.errors;
-      } else {
-        rowErrors = isPlainObject(source) ? [] : [{ field: '', reason: 'validation.invalidValue' }];
-      }
-      if (rowErrors.length === 0) {
-        const prepared = await this.service.prepareInsert(runtime, request.context, body);
-        if (prepared.ok) {
-          // Two rows of the same file may clash with each other, not only with stored records.
-          for (const unique of prepared.insert.uniqueValues) {
-            const key = JSON.stringify([unique.field, unique.value, unique.tenant]);
-            if (seenUnique.has(key)) rowErrors.push({ field: unique.field, reason: UNIQUE_REASON });
-            seenUnique.add(key);
-          }
-          if (rowErrors.length === 0) inserts.push(prepared.insert);
+    for (let first = 0; first < sources.length; first += ROWS_PER_SLICE) {
+      const items: ImportItem[] = [];
+      for (let index = first; index < Math.min(first + ROWS_PER_SLICE, sources.length); index++) {
+        const source = sources[index];
+        const row = index + 1;
+        if (format === 'CSV') {
+          const converted = csvRowToBody(runtime.fields, source as Record<string, string>);
+          items.push({ row, body: converted.body, errors: converted.errors.map((e) => ({ row, ...e })) });
+        } else if (isPlainObject(source)) {
+          items.push({ row, body: { ...source }, errors: [] });
         } else {
-          rowErrors = prepared.errors;
+          items.push({ row, body: {}, errors: [{ row, field: '', reason: 'validation.invalidValue' }] });
         }
       }
-      if (rowErrors.length > 0) {
-        invalid++;
-        for (const e of rowErrors) errors.push({ row, field: e.field, reason: e.reason });
+      await refs.resolve(runtime, items);
+      for (const item of items) {
+        if (item.errors.length === 0) {
+          const prepared = await this.service.prepareInsert(runtime, request.context, item.body);
+          if (prepared.ok) {
+            // Two rows of the same file may clash with each other, not only with stored records.
+            for (const unique of prepared.insert.uniqueValues) {
+              const key = JSON.stringify([unique.field, unique.value, unique.tenant]);
+              if (seenUnique.has(key)) item.errors.push({ row: item.row, field: unique.field, reason: UNIQUE_REASON });
+              seenUnique.add(key);
+            }
+            if (item.errors.length === 0) inserts.push(prepared.insert);
+          } else {
+            item.errors.push(...prepared.errors.map((e) => ({ row: item.row, ...e })));
+          }
+        }
+        if (item.errors.length > 0) {
+          invalid++;
+          for (const e of item.errors) errors.push(withParams(runtime, e));
+        }
+        if (timer.due()) await yieldToEventLoop();
       }
     }
-    const report: ImportReport = { dryRun, total: bodies.length, valid: bodies.length - invalid, invalid, created: 0, errors };
+    const report: ImportReport = { dryRun, total: sources.length, valid: sources.length - invalid, invalid, created: 0, errors };
     if (dryRun) return report;
     if (invalid > 0) {
       // All or nothing: the report travels inside the usual error shape.
-      const error = new HttpError(400, `Import rejected: ${invalid} of ${bodies.length} rows are invalid; nothing was imported`, {
+      const error = new HttpError(400, `Import rejected: ${invalid} of ${sources.length} rows are invalid; nothing was imported`, {
         i18nMessage: 'error.validation',
         inputErrors: errors.map((e) => ({ field: `${e.row}.${e.field}`, reason: e.reason })),
         details: { ...report },
@@ -94,6 +139,21 @@ export class EntityImporter {
     request.log.info({ entity: runtime.model.name, created: inserts.length }, 'import written');
     return { ...report, created: inserts.length };
   }
+}
+
+/** Adds the limit a length / range / count message shows ("at least {{min}} characters"). */
+function withParams(runtime: EntityRuntime, error: ImportRowError): ImportRowError {
+  if (error.params) return error;
+  const field = runtime.fields.get(error.field.split('.')[0]);
+  if (!field) return error;
+  const { validation } = field;
+  for (const [rule, params] of Object.entries(LIMIT_PARAMS)) {
+    const key = (validation.messages as Record<string, string | undefined>)[rule] ?? `validation.${rule}`;
+    if (key !== error.reason) continue;
+    const values = params(validation);
+    if (values) return { ...error, params: values };
+  }
+  return error;
 }
 
 function readBoolean(raw: string | undefined, name: string): boolean {
@@ -110,29 +170,4 @@ function readFormat(runtime: EntityRuntime, raw: string | undefined, filename: s
     throw badRequest(`format must be one of ${runtime.model.import.formats.join(', ')}; got "${raw ?? extension}"`);
   }
   return format;
-}
-
-function parseCsv(content: Buffer, separator: string | undefined): Record<string, string>[] {
-  try {
-    return parse(content, {
-      bom: true,
-      columns: true,
-      delimiter: separator || ';',
-      skip_empty_lines: true,
-      relax_column_count: false,
-    }) as Record<string, string>[];
-  } catch (error) {
-    throw badRequest(`The CSV file could not be read: ${(error as Error).message}`);
-  }
-}
-
-function parseJson(content: Buffer): unknown[] {
-  let value: unknown;
-  try {
-    value = JSON.parse(content.toString('utf8').replace(/^\ufeff/, ''));
-  } catch (error) {
-    throw badRequest(`The JSON file could not be read: ${(error as Error).message}`);
-  }
-  if (!Array.isArray(value)) throw badRequest('A JSON import must be one array of records');
-  return value;
 }

@@ -1,19 +1,23 @@
 import type { FieldModel } from '../../generator/model/entity-model.ts';
 import type { InputError } from '../http/http-error.ts';
 import { INVALID_VALUE_REASON } from './entity-validator.ts';
+import { unguardFormula } from './csv-formula-guard.ts';
 
 export const INVALID_JSON_REASON = 'validation.invalidJson';
 
 /**
  * One CSV row (all text) to a create body: empty cells are absent (defaults apply), numbers and
- * booleans are parsed, list / object columns hold JSON, refs hold ids. Columns that are not
- * fields pass through unchanged so validation names them.
+ * booleans are parsed, list / object columns hold JSON, refs hold ids or display values (resolved
+ * later, import-ref-resolver.ts). The quote an export put before formula-like text is removed
+ * first (csv-formula-guard.ts), so the round trip is exact. Columns that are not fields pass
+ * through unchanged so validation names them.
  */
 export function csvRowToBody(fields: Map<string, FieldModel>, row: Record<string, string>): { body: Record<string, unknown>; errors: InputError[] } {
   const body: Record<string, unknown> = {};
   const errors: InputError[] = [];
-  for (const [column, cell] of Object.entries(row)) {
-    if (cell === '') continue;
+  for (const [column, written] of Object.entries(row)) {
+    if (written === '') continue;
+    const cell = unguardFormula(written);
     const field = fields.get(column);
     if (!field) {
       body[column] = cell;

@@ -7,6 +7,8 @@ import fs from 'node:fs';
  */
 export class TextFileWriter {
   private buffer = Buffer.allocUnsafe(1 << 20);
+  /** Bytes written so far (an export's quota is checked against it). */
+  bytesWritten = 0;
 
   private constructor(private readonly handle: fs.promises.FileHandle) {}
 
@@ -21,6 +23,7 @@ export class TextFileWriter {
     for (let offset = 0; offset < length; ) {
       offset += (await this.handle.write(this.buffer, offset, length - offset)).bytesWritten;
     }
+    this.bytesWritten += length;
   }
 
   async close(): Promise<void> {

@@ -4,6 +4,8 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest, notFound } from '../http/http-error.ts';
 import { asMultipartError } from './read-uploaded-file.ts';
+import type { UploadLimits } from './file-services.ts';
+import { limitKey } from './user-limiter.ts';
 import { DIR_NAME, isReservedDir, resolveInside } from './resolve-inside.ts';
 import { sanitiseFilename, storedFileName } from './stored-file-name.ts';
 
@@ -21,14 +23,28 @@ export const FILES_URL_PREFIX = '/files/';
 
 /**
  * Uploads (POST /api/file/:dir, default dir "files") stored under DATA_DIR/<dir>/<yyyy>/<mm>/
- * with a generated name, and GET /files/* serving them (and exports) back, never outside
- * DATA_DIR.
+ * with a generated name, and GET /files/* serving them back, never outside DATA_DIR (exports have
+ * their own signed route). With `limits`, a user runs a few uploads at once and writes at most
+ * UPLOAD_QUOTA_BYTES a day (server/files/file-limits.ts).
  */
-export function registerFileRoutes(app: FastifyInstance, dataDir: string): void {
+export function registerFileRoutes(app: FastifyInstance, dataDir: string, limits?: UploadLimits): void {
   const upload = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
     if (!DIR_NAME.test(dir)) throw badRequest(`dir must match ${DIR_NAME.source}; got "${dir}"`);
     if (isReservedDir(dir)) throw badRequest(`dir "${dir}" is reserved for the server`);
     if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
+    if (!limits) return store(request, dir);
+    const key = limitKey(request.context);
+    limits.budget.check(key);
+    const release = limits.running.acquire(key);
+    try {
+      const stored = await store(request, dir);
+      limits.budget.add(key, stored.size);
+      return stored;
+    } finally {
+      release();
+    }
+  };
+  const store = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
     const part = await request.file().catch((error: unknown) => {
       throw asMultipartError(error);
     });

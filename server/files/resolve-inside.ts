@@ -7,8 +7,10 @@ export const DIR_NAME = /^[a-zA-Z0-9_-]+$/;
  * Folders of DATA_DIR that are the server's own, never served by GET /files/* nor written by
  * uploads: `secrets` holds the generated JWT signing key and API-key pepper (secret-store.ts);
  * serving it let anyone download the key and forge an administrator's token (found by tests/fuzz).
+ * `exports` holds other users' export files: served only through signed links
+ * (export-download-route.ts), never by path, never written by uploads nor read as knowledge files.
  */
-export const RESERVED_DIRS = new Set(['secrets']);
+export const RESERVED_DIRS = new Set(['secrets', 'exports']);
 
 export function isReservedDir(name: string): boolean {
   return RESERVED_DIRS.has(name.toLowerCase());

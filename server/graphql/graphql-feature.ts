@@ -5,7 +5,6 @@ import { GraphQLUpload } from 'graphql-upload-minimal';
 import { GraphQLError, GraphQLScalarType, Kind, type ValidationContext, type ValueNode } from 'graphql';
 import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
 import { entityOperationNames, entityTypeDefs } from '../generated/graphql.ts';
-import { EntityExporter } from '../entities/entity-exporter.ts';
 import type { FeatureDependencies } from '../http/server-features.ts';
 import { entityResolvers } from './entity-resolvers.ts';
 import { identityResolvers, identityTypeDefs } from './identity-resolvers.ts';
@@ -43,7 +42,7 @@ const JsonScalar = new GraphQLScalarType({
  * operations. GraphiQL and introspection are on unless GRAPHQL_INTROSPECTION=false.
  */
 export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
-  const exporter = new EntityExporter(deps.database, deps.service, deps.config.dataDir, app.log);
+  const exporter = deps.exporter;
   const Query: Record<string, unknown> = {};
   const Mutation: Record<string, unknown> = {};
   for (const [entity, names] of Object.entries(entityOperationNames)) {

@@ -13,12 +13,12 @@ import { migrateEntities } from '../db/migrate-entities.ts';
 import { entities as generatedEntities } from '../generated/entities.ts';
 import { schemas as generatedSchemas, type EntitySchemas } from '../generated/schemas.ts';
 import { createEntityAjv } from '../entities/ajv-instance.ts';
-import { EntityExporter } from '../entities/entity-exporter.ts';
-import { EntityImporter } from '../entities/entity-importer.ts';
 import { registerEntityRoutes } from '../entities/entity-routes.ts';
 import { buildEntityRuntimes } from '../entities/entity-runtime.ts';
 import { EntityService } from '../entities/entity-service.ts';
+import { createFileServices } from '../files/file-services.ts';
 import { registerFileRoutes } from '../files/file-routes.ts';
+import { readOrCreateSecret } from '../identity/secret-store.ts';
 import { createIdentity, type Identity } from '../identity/create-identity.ts';
 import { loadIdentityConfig, type IdentityConfig } from '../identity/identity-config.ts';
 import { permissionAuthorizer } from '../identity/permission-authorizer.ts';
@@ -134,13 +134,11 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   await app.register(fastifyStatic, { root: config.dataDir, serve: false });
 
   registerHealthRoute(app);
-  registerEntityRoutes(app, models, {
-    service,
-    exporter: new EntityExporter(database, service, config.dataDir, app.log),
-    importer: new EntityImporter(database, service),
-  });
-  registerFileRoutes(app, config.dataDir);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings, routes, enforce });
+  // Export download links are signed with a key derived from the token secret (the same value identity uses).
+  const files = createFileServices({ app, config, database, service, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value });
+  registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });
+  registerFileRoutes(app, config.dataDir, files.uploads);
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings, routes, enforce, exporter: files.exporter });
   await registerConsole(app, config.distDir);
   return { app, database, service, identity, routes };
 }

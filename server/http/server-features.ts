@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { EntityExporter } from '../entities/entity-exporter.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import type { Identity } from '../identity/create-identity.ts';
 import { identityFeature } from '../identity/identity-feature.ts';
@@ -27,6 +28,8 @@ export interface FeatureDependencies {
   routes: RouteAccess[];
   /** The permission check the REST routes run, for transports with many operations per route. */
   enforce: Enforce;
+  /** The one exporter (its files, quota and signed download links are shared by REST and GraphQL). */
+  exporter: EntityExporter;
 }
 
 /** A hand-written part of the API (identity, settings, RAG, chat): registers its routes and hooks. */

@@ -256,7 +256,8 @@ async function measure(deployment: Deployment, statusIds: string[], traceIds: st
       const body = await getJson<{ url: string; rowCount: number }>(`${running.bases[0]}/api/bot-traces/export?format=CSV&limit=0`, running.token);
       const seconds = (performance.now() - t) / 1000;
       clearInterval(sampler);
-      const file = path.join(deployment.env.DATA_DIR, body.url.replace(/^\/files\//, ''));
+      // The URL is a signed download link: its path names the file, its query is the signature.
+      const file = path.join(deployment.env.DATA_DIR, new URL(body.url, 'http://local').pathname.replace(/^\/files\//, ''));
       const size = fs.statSync(file).size;
       fs.rmSync(file);
       exported = { rate: body.rowCount / seconds, peak, baseline };

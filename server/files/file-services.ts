@@ -1,0 +1,69 @@
+import type { FastifyInstance } from 'fastify';
+import type { ServerConfig } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { EntityExporter } from '../entities/entity-exporter.ts';
+import { EntityImporter } from '../entities/entity-importer.ts';
+import type { EntityService } from '../entities/entity-service.ts';
+import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import { registerExportDownloadRoute } from './export-download-route.ts';
+import { ExportFiles, exportLinkKey } from './export-files.ts';
+import { loadFileLimits, type FileLimits } from './file-limits.ts';
+import { ByteBudget, ConcurrencyLimit } from './user-limiter.ts';
+
+export interface UploadLimits {
+  running: ConcurrencyLimit;
+  budget: ByteBudget;
+}
+
+export interface FileServices {
+  exporter: EntityExporter;
+  importer: EntityImporter;
+  exports: ExportFiles;
+  uploads: UploadLimits;
+  limits: FileLimits;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Exports, imports and upload limits, wired together: the signed download route, the periodic
+ * sweep of old export files (started with the server, stopped on close) and the per-user limits
+ * (server/files/file-limits.ts for the settings).
+ */
+export function createFileServices(deps: {
+  app: FastifyInstance;
+  config: ServerConfig;
+  database: Database;
+  service: EntityService;
+  /** The token signing secret; the download links' key is derived from it. */
+  signingSecret: string;
+  limits?: FileLimits;
+}): FileServices {
+  const { app, config, database, service } = deps;
+  const limits = deps.limits ?? loadFileLimits();
+  const exports = new ExportFiles({
+    dataDir: config.dataDir,
+    key: exportLinkKey(deps.signingSecret),
+    limits,
+    log: app.log,
+    // A link dies with its account: a user deleted or deactivated since the export gets nothing.
+    userMayDownload: async (userId) => {
+      try {
+        const user = await service.findById('user', PLATFORM_ADMIN_CONTEXT, userId);
+        return user.active !== false;
+      } catch {
+        return false;
+      }
+    },
+  });
+  registerExportDownloadRoute(app, exports);
+  app.addHook('onReady', async () => exports.start());
+  app.addHook('onClose', async () => exports.stop());
+  return {
+    exporter: new EntityExporter(database, service, exports, app.log),
+    importer: new EntityImporter(database, service, limits),
+    exports,
+    uploads: { running: new ConcurrencyLimit(limits.concurrentPerUser * 2, 'uploads'), budget: new ByteBudget(limits.uploadQuotaBytes, DAY_MS) },
+    limits,
+  };
+}
