@@ -68,6 +68,10 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          // The production build and server bundle, built once (what npm start serves), and every
+          // page's errors and CSP violations failing the test that caused them.
+          globalSetup: ['tests/e2e/helpers/build-once.ts'],
+          setupFiles: ['tests/e2e/helpers/fail-on-browser-errors.ts'],
           environment: 'node',
           pool: 'forks',
           fileParallelism: false,

@@ -5,6 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEye, IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { mayDo } from '../../shared/permissions/entity-access.ts';
 import type { ClientEntityModel, FileFormat } from '../model/client-entity-model.ts';
 import { useCan } from '../permissions/permissions-context.tsx';
 import { requireProvider, useRuntime } from '../context/runtime-context.tsx';
@@ -54,7 +55,8 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   const [debouncedSearch] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   useEffect(() => dispatchTable({ type: 'setSearch', search: debouncedSearch.trim() }), [debouncedSearch]);
 
-  const canList = can(permissions.view) || can(permissions.manage);
+  // The server's rule for the same actions (shared/permissions): :manage implies the other four.
+  const canList = mayDo(can, permissions, 'view');
   const query = useMemo(
     () => entityListParams(model, table),
     // Selection lives in the same state but is no part of the request.
@@ -113,13 +115,13 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
     [provider, model.export.headers, query, notifySuccess],
   );
 
-  const canCreate = flags.creatable && can(permissions.create);
-  const canExport = flags.exportable && model.export.formats.length > 0 && can(permissions.view);
-  const canImport = flags.importable && model.import.formats.length > 0 && can(permissions.create);
+  const canCreate = flags.creatable && mayDo(can, permissions, 'create');
+  const canExport = flags.exportable && model.export.formats.length > 0 && mayDo(can, permissions, 'view');
+  const canImport = flags.importable && model.import.formats.length > 0 && mayDo(can, permissions, 'create');
   const rowActions = useMemo(() => model.rowActions.filter((action) => !action.permission || can(action.permission)), [model.rowActions, can]);
-  const canViewRow = flags.viewable && can(permissions.view);
-  const canEditRow = flags.editable && can(permissions.update);
-  const canDeleteRow = flags.deletable && can(permissions.delete);
+  const canViewRow = flags.viewable && mayDo(can, permissions, 'view');
+  const canEditRow = flags.editable && mayDo(can, permissions, 'update');
+  const canDeleteRow = flags.deletable && mayDo(can, permissions, 'delete');
   const hasRowActions = canViewRow || canEditRow || canDeleteRow || rowActions.length > 0;
 
   const renderRowActions = useMemo(() => {

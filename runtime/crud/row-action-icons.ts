@@ -1,5 +1,5 @@
 import {
-  IconEraser, IconLock, IconMessageChatbot, IconQrcode, IconSchool, IconSearch, type Icon,
+  IconChartBar, IconEraser, IconLock, IconMessageChatbot, IconQrcode, IconSchool, IconSearch, type Icon,
 } from '@tabler/icons-react';
 
 /** Icons of manifest row actions by their manifest name; explicit so the bundle holds only these. */
@@ -10,6 +10,7 @@ export const rowActionIcons: Readonly<Record<string, Icon>> = {
   eraser: IconEraser,
   search: IconSearch,
   lock: IconLock,
+  'chart-bar': IconChartBar,
 };
 
 export function requireRowActionIcon(name: string): Icon {

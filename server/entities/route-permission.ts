@@ -1,17 +1,12 @@
 import type { EntityModel } from '../../generator/model/entity-model.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
+import { permissionsGranting } from '../../shared/permissions/entity-access.ts';
 
 /**
  * What an action on an entity requires, for every transport (REST routes, GraphQL resolvers):
  * the model's permission for it, or the entity's :manage, or its "own" variant where one exists.
  */
 export function routePermission(model: EntityModel, action: RoutePermission['action']): RoutePermission {
-  const p = model.permissions;
-  const own = action === 'view' ? p.viewOwn : action === 'create' ? p.createOwn : null;
-  return {
-    entity: model.name,
-    action,
-    permission: p[action],
-    alternatives: [p.manage, ...(own ? [own] : [])],
-  };
+  const [permission, ...alternatives] = permissionsGranting(model.permissions, action);
+  return { entity: model.name, action, permission, alternatives };
 }

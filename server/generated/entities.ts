@@ -104,6 +104,12 @@ export const entities: EntityModelMap = {
         "label": "action.chat",
         "icon": "message-chatbot",
         "permission": null
+      },
+      {
+        "name": "analytics",
+        "label": "action.analytics",
+        "icon": "chart-bar",
+        "permission": null
       }
     ],
     "tabs": [],

@@ -1,4 +1,6 @@
 import { lazy } from 'react';
+import { permissionsGranting } from '../../shared/permissions/entity-access.ts';
+import { entities } from '../generated/entities.ts';
 import type { FeatureRoute } from './feature-routes.tsx';
 
 const GalleryPage = lazy(() => import('../home/gallery-page.tsx'));
@@ -19,13 +21,14 @@ export const accountRoutes: FeatureRoute[] = [
   open('/condiciones-servicio', lazy(() => import('../identity/terms-page.tsx'))),
   signedIn('/', GalleryPage),
   signedIn('/home', GalleryPage),
-  signedIn('/settings', lazy(() => import('../settings/settings-page.tsx')), 'setting:manage'),
+  // GET /api/settings needs setting:view or :manage; the page offers editing only with the latter.
+  signedIn('/settings', lazy(() => import('../settings/settings-page.tsx')), permissionsGranting(entities.setting.permissions, 'view')),
 ];
 
 function open(path: string, component: FeatureRoute['component']): FeatureRoute {
-  return { path, component, layout: 'default', auth: false, permission: null };
+  return { path, component, layout: 'default', auth: false, permissions: null };
 }
 
-function signedIn(path: string, component: FeatureRoute['component'], permission: string | null = null): FeatureRoute {
-  return { path, component, layout: 'default', auth: true, permission };
+function signedIn(path: string, component: FeatureRoute['component'], permissions: readonly string[] | null = null): FeatureRoute {
+  return { path, component, layout: 'default', auth: true, permissions };
 }

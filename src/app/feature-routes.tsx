@@ -1,4 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { permissionsGranting } from '../../shared/permissions/entity-access.ts';
+import { entities } from '../generated/entities.ts';
 
 /** A hand-written screen of the console (spec §2): where it lives and who may open it. */
 export interface FeatureRoute {
@@ -8,8 +10,8 @@ export interface FeatureRoute {
   layout: 'default' | 'chat';
   /** false: public (chat, login, recovery...). */
   auth: boolean;
-  /** Permission needed besides being signed in; null: none. */
-  permission: string | null;
+  /** Any one of these is needed besides being signed in; null: none. */
+  permissions: readonly string[] | null;
 }
 
 /**
@@ -17,8 +19,9 @@ export interface FeatureRoute {
  * feature adds its screens here (knowledge search, chat, QR, identity screens, settings).
  */
 export const featureRoutes: FeatureRoute[] = [
-  { path: '/chat/qr/:botId', component: lazy(() => import('../chat/chat-qr-page.tsx')), layout: 'chat', auth: false, permission: null },
-  { path: '/chat/:botId/:conversationId?', component: lazy(() => import('../chat/chat-page.tsx')), layout: 'chat', auth: false, permission: null },
-  { path: '/analytics', component: lazy(() => import('../chat/analytics/bot-analytics-page.tsx')), layout: 'default', auth: true, permission: 'bottrace:manage' },
-  { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-search-page.tsx')), layout: 'default', auth: true, permission: 'knowledge:manage' },
+  { path: '/chat/qr/:botId', component: lazy(() => import('../chat/chat-qr-page.tsx')), layout: 'chat', auth: false, permissions: null },
+  { path: '/chat/:botId/:conversationId?', component: lazy(() => import('../chat/chat-page.tsx')), layout: 'chat', auth: false, permissions: null },
+  // The same rules as the API behind each screen: analytics reads traces, the search reads a knowledge base.
+  { path: '/analytics', component: lazy(() => import('../chat/analytics/bot-analytics-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.bottrace.permissions, 'view') },
+  { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-search-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.knowledge.permissions, 'view') },
 ];

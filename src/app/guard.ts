@@ -2,9 +2,11 @@
 export interface RouteAccess {
   /** false: public. */
   auth: boolean;
-  /** Needed besides being signed in; null: none. */
-  permission: string | null;
+  /** Any one of these is needed besides being signed in; null: none. */
+  permissions: readonly string[] | null;
 }
+
+export type GuardDecision = { kind: 'allow' } | { kind: 'login'; to: string } | { kind: 'forbidden' };
 
 export interface Viewer {
   authenticated: boolean;
@@ -12,17 +14,20 @@ export interface Viewer {
 }
 
 /**
- * Spec §2: a route needing authentication while signed out, or needing a permission the user
- * lacks, redirects to /login with a redirect query holding the full path (path + search + hash).
- * Returns the redirect target, or null when the route may render.
+ * Spec §2: a route needing authentication while signed out redirects to /login with a redirect
+ * query holding the full path (path + search + hash). A signed-in user lacking the route's
+ * permission is told so on the page instead: sending them to a sign-in form they have just
+ * passed only looked like a broken session.
  */
-export function guardRedirect(access: RouteAccess, viewer: Viewer, location: { pathname: string; search?: string; hash?: string }): string | null {
-  const needsAuth = access.auth || access.permission !== null;
-  if (!needsAuth) return null;
-  const allowed = viewer.authenticated && (access.permission === null || viewer.can(access.permission));
-  if (allowed) return null;
-  const full = `${location.pathname}${location.search ?? ''}${location.hash ?? ''}`;
-  return `/login?redirect=${encodeURIComponent(full)}`;
+export function guardDecision(access: RouteAccess, viewer: Viewer, location: { pathname: string; search?: string; hash?: string }): GuardDecision {
+  const needsAuth = access.auth || access.permissions !== null;
+  if (!needsAuth) return { kind: 'allow' };
+  if (!viewer.authenticated) {
+    const full = `${location.pathname}${location.search ?? ''}${location.hash ?? ''}`;
+    return { kind: 'login', to: `/login?redirect=${encodeURIComponent(full)}` };
+  }
+  const allowed = access.permissions === null || access.permissions.some((permission) => viewer.can(permission));
+  return allowed ? { kind: 'allow' } : { kind: 'forbidden' };
 }
 
 /**

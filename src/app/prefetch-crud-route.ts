@@ -1,3 +1,4 @@
+import { mayDo } from '../../shared/permissions/entity-access.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { requireProvider, type RuntimeServices } from '../../runtime/context/runtime-context.tsx';
 import { entityListQuery } from '../../runtime/crud/entity-list-query.ts';
@@ -16,7 +17,7 @@ const HOVER_FRESH_MS = 10_000;
  */
 export function prefetchCrudRoute(queryClient: QueryClient, services: RuntimeServices, can: Can, model: ClientEntityModel, options: { whenAbsent?: boolean } = {}): void {
   void loadCrudRoutePage();
-  if (!can(model.permissions.view) && !can(model.permissions.manage)) return;
+  if (!mayDo(can, model.permissions, 'view')) return;
   const list = entityListQuery(model, requireProvider(services, model.name));
   // A failed prefetch is the page's to report when its own query runs.
   queryClient.prefetchQuery({ ...list, staleTime: options.whenAbsent ? Infinity : HOVER_FRESH_MS }).catch(() => undefined);

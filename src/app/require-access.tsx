@@ -1,13 +1,16 @@
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useIsAuthenticated, useSessionCan } from '../session/session.ts';
-import { guardRedirect, type RouteAccess } from './guard.ts';
+import { guardDecision, type RouteAccess } from './guard.ts';
+import { NoPermissionPage } from './no-permission-page.tsx';
 
-/** Renders children when the guard allows the route, else redirects to /login?redirect=... */
+/** Renders children when the guard allows the route; signed out: /login?redirect=...; else says who may not. */
 export function RequireAccess({ access, children }: { access: RouteAccess; children: ReactNode }) {
   const authenticated = useIsAuthenticated();
   const can = useSessionCan();
   const location = useLocation();
-  const target = guardRedirect(access, { authenticated, can }, location);
-  return target ? <Navigate to={target} replace /> : <>{children}</>;
+  const decision = guardDecision(access, { authenticated, can }, location);
+  if (decision.kind === 'login') return <Navigate to={decision.to} replace />;
+  if (decision.kind === 'forbidden') return <NoPermissionPage />;
+  return <>{children}</>;
 }

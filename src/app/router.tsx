@@ -9,26 +9,28 @@ import { ChatLayout } from './layouts/chat-layout.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { CrudRoute } from './crud-route.tsx';
 import { PageFallback } from './page-fallback.tsx';
+import { crudRouteAccess } from './crud-route-access.ts';
 
 /** Every routed screen in one list, tagged with its layout and access rule. */
 export interface RoutedScreen {
   path: string;
   layout: FeatureRoute['layout'];
   auth: boolean;
-  permission: string | null;
+  /** Any one of these lets a signed-in user open the screen; null: being signed in is enough. */
+  permissions: readonly string[] | null;
   element: ReactNode;
 }
 
 export const routedScreens: RoutedScreen[] = [
-  ...accountRoutes.map(({ path, component: Screen, layout, auth, permission }) => ({ path, layout, auth, permission, element: <Screen /> })),
+  ...accountRoutes.map(({ path, component: Screen, layout, auth, permissions }) => ({ path, layout, auth, permissions, element: <Screen /> })),
   ...crudRoutes.map((route) => ({
     path: route.path,
     layout: 'default' as const,
     auth: true,
-    permission: route.permission,
+    permissions: crudRouteAccess(route.model),
     element: <CrudRoute model={route.model} />,
   })),
-  ...featureRoutes.map(({ path, component: Screen, layout, auth, permission }) => ({ path, layout, auth, permission, element: <Screen /> })),
+  ...featureRoutes.map(({ path, component: Screen, layout, auth, permissions }) => ({ path, layout, auth, permissions, element: <Screen /> })),
 ];
 
 function guarded(screen: RoutedScreen) {
@@ -37,7 +39,7 @@ function guarded(screen: RoutedScreen) {
       key={screen.path}
       path={screen.path}
       element={
-        <RequireAccess access={{ auth: screen.auth, permission: screen.permission }}>
+        <RequireAccess access={{ auth: screen.auth, permissions: screen.permissions }}>
           <Suspense fallback={<PageFallback />}>{screen.element}</Suspense>
         </RequireAccess>
       }

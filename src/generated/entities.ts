@@ -105,6 +105,12 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "label": "action.chat",
         "icon": "message-chatbot",
         "permission": null
+      },
+      {
+        "name": "analytics",
+        "label": "action.analytics",
+        "icon": "chart-bar",
+        "permission": null
       }
     ],
     "tabs": [],

@@ -12,8 +12,6 @@ export interface MenuItem {
 export interface MenuGroup {
   group: 'home' | 'bot' | 'knowledge' | 'chat' | 'admin';
   label: string;
-  /** Needed to see the group at all, besides each item's own permission. */
-  permission: string | null;
   items: MenuItem[];
 }
 
@@ -21,7 +19,6 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "bot",
     "label": "menu.group.bot",
-    "permission": null,
     "items": [
       {
         "entity": "bot",
@@ -49,7 +46,6 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "knowledge",
     "label": "menu.group.knowledge",
-    "permission": null,
     "items": [
       {
         "entity": "knowledge",
@@ -70,7 +66,6 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "chat",
     "label": "menu.group.chat",
-    "permission": null,
     "items": [
       {
         "entity": "contact",
@@ -91,7 +86,6 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "admin",
     "label": "menu.group.admin",
-    "permission": "user:manage",
     "items": [
       {
         "entity": "tenant",

@@ -10,6 +10,7 @@ import { menuGroups } from '../generated/menu.ts';
 import { useSessionCan, useSessionState } from '../session/session.ts';
 import { requireMenuIcon } from './menu-icons.ts';
 import { visibleMenu } from './visible-menu.ts';
+import { featureTiles } from './feature-tiles.ts';
 
 const HOVER_INTENT_MS = 80;
 
@@ -23,9 +24,9 @@ export default function GalleryPage() {
   const { t } = useTranslation();
   const can = useSessionCan();
   const { user } = useSessionState();
-  const groups = useMemo(() => visibleMenu(menuGroups, can), [can]);
   const queryClient = useQueryClient();
   const services = useRuntime();
+  const groups = useMemo(() => visibleMenu(menuGroups, can, services.entities, featureTiles), [can, services.entities]);
   // Most cards lead to a list: its code loads once the gallery is idle, before any click.
   useEffect(() => {
     if (!('requestIdleCallback' in window)) {
@@ -68,17 +69,18 @@ export default function GalleryPage() {
             {t(group.label)}
           </Title>
           <SimpleGrid cols={{ base: 1, xs: 2, sm: 3, md: 4, lg: 5 }} spacing="md">
-            {group.items.map((item) => {
+            {group.tiles.map((item) => {
               const Icon = requireMenuIcon(item.icon);
+              const entity = item.entity;
               return (
                 <UnstyledButton
-                  key={item.path}
+                  key={item.key}
                   component={Link}
                   to={item.path}
-                  data-testid={`menu-item-${item.entity}`}
-                  onPointerEnter={() => hover(item.entity, item.path)}
-                  onPointerLeave={leave}
-                  onFocus={() => prefetch(item.entity, item.path)}
+                  data-testid={`menu-item-${entity ?? item.path.slice(1)}`}
+                  onPointerEnter={entity ? () => hover(entity, item.path) : undefined}
+                  onPointerLeave={entity ? leave : undefined}
+                  onFocus={entity ? () => prefetch(entity, item.path) : undefined}
                 >
                   <Card withBorder shadow="sm" radius="md" padding="lg" h="100%" className="forja-gallery-card">
                     <Group wrap="nowrap">

@@ -5,7 +5,9 @@ import { IconPencil } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageFallback } from '../app/page-fallback.tsx';
-import { api, sessionStore } from '../session/session.ts';
+import { api, sessionStore, useSessionCan } from '../session/session.ts';
+import { mayDo } from '../../shared/permissions/entity-access.ts';
+import { entities } from '../generated/entities.ts';
 import type { Setting } from '../session/session-types.ts';
 import { useTranslateMessage } from '../identity/use-translate-message.ts';
 import { NOTIFICATION_MS } from '../../runtime/crud/crud-page.tsx';
@@ -20,6 +22,8 @@ export default function SettingsPage() {
   const translate = useTranslateMessage();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState<Setting | null>(null);
+  const can = useSessionCan();
+  const canEdit = mayDo(can, entities.setting.permissions, 'update');
   const groups = useQuery({
     queryKey: QUERY_KEY,
     queryFn: async () => {
@@ -75,11 +79,11 @@ export default function SettingsPage() {
                   </Table.Td>
                   <Table.Td>{display(setting)}</Table.Td>
                   <Table.Td w={60} ta="right">
-                    <Tooltip label={t('settings.edit')}>
+                    {canEdit && <Tooltip label={t('settings.edit')}>
                       <ActionIcon variant="subtle" aria-label={`${t('settings.edit')} ${setting.key}`} onClick={() => setEditing(setting)} data-testid={`setting-edit-${setting.key}`}>
                         <IconPencil size={18} />
                       </ActionIcon>
-                    </Tooltip>
+                    </Tooltip>}
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -1,3 +1,4 @@
+import { useSearchParams } from 'react-router-dom';
 import '@mantine/charts/styles.css';
 import { useState } from 'react';
 import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
@@ -23,7 +24,9 @@ const COLORS = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'red.6', 'cyan.6', 'l
 /** /analytics: the bots' answers over time (GET /api/chat/analytics, aggregated in SQL). */
 export default function BotAnalyticsPage() {
   const { t } = useTranslation();
-  const [botId, setBotId] = useState<string | null>(null);
+  // A bot row's analytics link opens the page on that bot (/analytics?bot=<id>).
+  const [searchParams] = useSearchParams();
+  const [botId, setBotId] = useState<string | null>(() => searchParams.get('bot'));
   const [range, setRange] = useState<[string | null, string | null]>([dayjs().subtract(29, 'day').format('YYYY-MM-DD'), dayjs().format('YYYY-MM-DD')]);
   const [from, to] = range;
 

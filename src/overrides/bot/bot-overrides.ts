@@ -1,14 +1,16 @@
 import type { EntityOverrides } from '../../../runtime/overrides/override-registry.ts';
+import { BotAnalyticsAction } from './bot-analytics-action.tsx';
 
 /** Opens a public chat page in a new tab: the administrator keeps the console where it was. */
 export function openInNewTab(path: string): void {
   window.open(path, '_blank', 'noopener');
 }
 
-/** Bot rows: QR (spec §2 /chat/qr/:botId) and chat (/chat/:botId). */
+/** Bot rows: QR (spec §2 /chat/qr/:botId), chat (/chat/:botId) and the bot's analytics. */
 export const botOverrides: EntityOverrides = {
   rowActions: {
     qr: ({ row }) => openInNewTab(`/chat/qr/${encodeURIComponent(String(row._id))}`),
     chat: ({ row }) => openInNewTab(`/chat/${encodeURIComponent(String(row._id))}`),
+    analytics: { component: BotAnalyticsAction },
   },
 };

@@ -1,15 +1,23 @@
-// Shared e2e harness: the real API server (fresh SQLite under a temp DATA_DIR, known admin
-// password) and the console, both as child processes, plus Debian's Chromium via playwright-core.
+// Shared e2e harness: what `npm start` runs — the server bundle under plain node (fresh SQLite
+// under a temp DATA_DIR, known admin password) serving the production build of the console with
+// its real headers, CSP included — plus Debian's Chromium via playwright-core.
 //
-// The console is served by the Vite dev server by default (no build step, always current code).
-// Set E2E_CONSOLE=build to run `vite build` into a temp folder once and have the API server serve
-// it (DIST_DIR), as `npm start` does (slower to start, faster pages).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+// The console and the server bundle are built once per run (tests/e2e/helpers/build-once.ts, the
+// project's globalSetup). A green suite once hid create and edit dialogs that did nothing under
+// the CSP because it ran on the Vite dev server, which sends no CSP: E2E_CONSOLE=dev still runs the
+// dev server (faster to iterate on a screen), but CI never does.
+//
+// Every page records page errors, console errors and CSP violations; tests/e2e/helpers/
+// fail-on-browser-errors.ts fails the test that opened it when any were recorded and not expected.
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 import { freePort } from '../../helpers/free-port.ts';
+import { buildConsole, buildServerBundle } from './build-once.ts';
+import { watchBrowserErrors, type WatchedPage } from './browser-errors.ts';
 export { freePort };
 
 export const root = path.resolve(import.meta.dirname, '../../..');
@@ -26,8 +34,12 @@ export interface AppUnderTest {
   browser: Browser;
   adminUsername: string;
   adminPassword: string;
-  /** Opens a fresh page (own context: own localStorage) and records uncaught page errors. */
-  newPage(options?: { colorScheme?: 'dark' | 'light' }): Promise<Page & { errors: string[] }>;
+  /**
+   * Opens a fresh page (own context: own localStorage). It records page errors, console errors and
+   * CSP violations in `errors`; the test fails at its end when any are there that it did not
+   * declare with `page.expectErrors(pattern)`.
+   */
+  newPage(options?: { colorScheme?: 'dark' | 'light' }): Promise<WatchedPage>;
   /** Signs in through the login page; resolves once the console left /login. */
   signIn(page: Page, username?: string, password?: string): Promise<void>;
   /** Bearer token for direct API calls. */
@@ -76,13 +88,12 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
 
   let webUrl: string;
   let api: ReturnType<typeof start>;
-  if (process.env.E2E_CONSOLE === 'build') {
-    // As in production (npm start): the built console served by the server itself, with its
-    // caching and pre-compressed assets.
-    const outDir = path.join(dataDir, '.console');
-    const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: root, encoding: 'utf8' });
-    if (built.status !== 0) throw new Error(`vite build failed\n${built.stdout}\n${built.stderr}`);
-    api = start(['--import', 'tsx', 'server/main.ts'], { ...apiEnv, DIST_DIR: outDir });
+  if (process.env.E2E_CONSOLE !== 'dev') {
+    // As in production (npm start): `node dist-server/main.mjs` serving the built console, with
+    // its headers, caching and pre-compressed assets.
+    const distDir = inject('e2eDistDir') ?? buildConsole();
+    const bundle = inject('e2eServerBundle') ?? (await buildServerBundle());
+    api = start([bundle], { ...apiEnv, DIST_DIR: distDir });
     webUrl = `http://localhost:${apiPort}`;
     await waitFor(`${apiUrl}/api/health`, 60_000, api.child, api.log);
   } else {
@@ -120,10 +131,7 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
     async newPage(pageOptions = {}) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: pageOptions.colorScheme ?? 'dark' });
       contexts.push(context);
-      const page = (await context.newPage()) as Page & { errors: string[] };
-      page.errors = [];
-      page.on('pageerror', (error) => page.errors.push(error.message));
-      return page;
+      return watchBrowserErrors(await context.newPage());
     },
     async signIn(page, username = ADMIN_USERNAME, password = ADMIN_PASSWORD) {
       if (!page.url().includes('/login')) await page.goto(`${webUrl}/login`);

@@ -1,31 +1,40 @@
 import { describe, expect, it } from 'vitest';
-import { guardRedirect, safeRedirectTarget } from '../../../src/app/guard.ts';
+import { guardDecision, safeRedirectTarget } from '../../../src/app/guard.ts';
+import { crudRouteAccess } from '../../../src/app/crud-route-access.ts';
+import { entities } from '../../../src/generated/entities.ts';
 
 const signedIn = (permissions: string[]) => ({ authenticated: true, can: (p: string) => permissions.includes(p) });
 const signedOut = { authenticated: false, can: () => false };
 
 describe('route guard (spec §2)', () => {
+  const at = (pathname: string, search = '', hash = '') => ({ pathname, search, hash });
   it('lets public routes through for anyone', () => {
-    expect(guardRedirect({ auth: false, permission: null }, signedOut, { pathname: '/login' })).toBeNull();
+    expect(guardDecision({ auth: false, permissions: null }, signedOut, at('/login'))).toEqual({ kind: 'allow' });
   });
 
   it('sends signed-out visitors to /login with the full path (search and hash) as redirect', () => {
-    const target = guardRedirect({ auth: true, permission: null }, signedOut, { pathname: '/crud/bot', search: '?page=2&q=a b', hash: '#top' });
-    expect(target).toBe(`/login?redirect=${encodeURIComponent('/crud/bot?page=2&q=a b#top')}`);
-    expect(new URLSearchParams(target!.split('?')[1]).get('redirect')).toBe('/crud/bot?page=2&q=a b#top');
+    const decision = guardDecision({ auth: true, permissions: null }, signedOut, at('/crud/bot', '?page=2&q=a b', '#top'));
+    expect(decision).toEqual({ kind: 'login', to: `/login?redirect=${encodeURIComponent('/crud/bot?page=2&q=a b#top')}` });
+    if (decision.kind === 'login') expect(new URLSearchParams(decision.to.split('?')[1]).get('redirect')).toBe('/crud/bot?page=2&q=a b#top');
   });
 
-  it('redirects a signed-in user lacking the route permission', () => {
-    expect(guardRedirect({ auth: true, permission: 'setting:manage' }, signedIn(['bot:manage']), { pathname: '/settings' })).toBe('/login?redirect=%2Fsettings');
+  it('tells a signed-in user lacking every permission of the route so, instead of sending them to sign in again', () => {
+    expect(guardDecision({ auth: true, permissions: ['setting:view', 'setting:manage'] }, signedIn(['bot:manage']), at('/settings'))).toEqual({ kind: 'forbidden' });
   });
 
-  it('renders when signed in with the permission', () => {
-    expect(guardRedirect({ auth: true, permission: 'bot:manage' }, signedIn(['bot:manage']), { pathname: '/crud/bot' })).toBeNull();
-    expect(guardRedirect({ auth: true, permission: null }, signedIn([]), { pathname: '/' })).toBeNull();
+  it('renders when signed in with any one of the route permissions', () => {
+    expect(guardDecision({ auth: true, permissions: ['bot:view', 'bot:manage'] }, signedIn(['bot:manage']), at('/crud/bot'))).toEqual({ kind: 'allow' });
+    expect(guardDecision({ auth: true, permissions: ['bot:view', 'bot:manage'] }, signedIn(['bot:view']), at('/crud/bot'))).toEqual({ kind: 'allow' });
+    expect(guardDecision({ auth: true, permissions: null }, signedIn([]), at('/'))).toEqual({ kind: 'allow' });
   });
 
   it('a permission alone implies authentication', () => {
-    expect(guardRedirect({ auth: false, permission: 'knowledge:manage' }, signedOut, { pathname: '/knowledge/1' })).toBe('/login?redirect=%2Fknowledge%2F1');
+    expect(guardDecision({ auth: false, permissions: ['knowledge:manage'] }, signedOut, at('/knowledge/1'))).toEqual({ kind: 'login', to: '/login?redirect=%2Fknowledge%2F1' });
+  });
+
+  it('crud routes open for whoever may view the entity, as the API decides', () => {
+    expect(crudRouteAccess(entities.bot)).toEqual(['bot:view', 'bot:manage']);
+    expect(crudRouteAccess(entities.userApiKey)).toEqual(['userApiKey:view', 'userApiKey:manage', 'userApiKey:myView']);
   });
 });
 

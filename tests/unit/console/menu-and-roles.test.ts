@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { menuGroups } from '../../../src/generated/menu.ts';
 import { visibleMenu } from '../../../src/home/visible-menu.ts';
+import { featureTiles } from '../../../src/home/feature-tiles.ts';
+import { entities } from '../../../src/generated/entities.ts';
 import { MENU_ICONS, requireMenuIcon } from '../../../src/home/menu-icons.ts';
 import { groupPermissions, normalisePermissions, roleNameError } from '../../../src/overrides/role/group-permissions.ts';
 import { fallbackOptions, loadPublicOptions, parsePublicOptions } from '../../../src/identity/public-options.ts';
@@ -9,17 +11,23 @@ import { secretOf } from '../../../src/overrides/userApiKey/api-key-page.tsx';
 const can = (list: string[]) => (permission: string) => list.includes(permission);
 
 describe('gallery menu (spec §2)', () => {
-  it('shows only items the user holds, hides empty groups', () => {
-    const groups = visibleMenu(menuGroups, can(['bot:manage', 'contact:manage']));
+  const paths = (groups: ReturnType<typeof visibleMenu>) => groups.flatMap((group) => group.tiles.map((tile) => tile.path));
+
+  it('shows a tile for every entity the user may view (view, manage or own), hides empty groups', () => {
+    const groups = visibleMenu(menuGroups, can(['bot:manage', 'contact:view']), entities);
     expect(groups.map((group) => group.group)).toEqual(['bot', 'chat']);
-    expect(groups.flatMap((group) => group.items.map((item) => item.path))).toEqual(['/crud/bot', '/crud/contact']);
+    expect(paths(groups)).toEqual(['/crud/bot', '/crud/contact']);
+    expect(paths(visibleMenu(menuGroups, can(['userApiKey:myView']), entities))).toEqual(['/crud/user-api-key']);
   });
 
-  it('shows the Admin group only with user:manage', () => {
-    expect(visibleMenu(menuGroups, can(['tenant:manage'])).map((group) => group.group)).toEqual([]);
-    const admin = visibleMenu(menuGroups, can(['user:manage', 'tenant:manage', 'setting:manage']));
-    expect(admin.map((group) => group.group)).toEqual(['admin']);
-    expect(admin[0]!.items.map((item) => item.path)).toEqual(['/crud/tenant', '/crud/user', '/settings']);
+  it('admin tiles follow their own entity, not user:manage', () => {
+    expect(paths(visibleMenu(menuGroups, can(['tenant:view']), entities))).toEqual(['/crud/tenant']);
+    expect(paths(visibleMenu(menuGroups, can(['create:nothing', 'bot:create']), entities))).toEqual([]);
+  });
+
+  it('hand-written screens get tiles by the same rule: analytics with trace view', () => {
+    expect(paths(visibleMenu(menuGroups, can(['bottrace:view']), entities, featureTiles))).toEqual(['/crud/bottrace', '/analytics']);
+    expect(paths(visibleMenu(menuGroups, can(['bot:manage']), entities, featureTiles))).toEqual(['/crud/bot']);
   });
 
   it('every manifest icon has a Tabler component; unknown names throw', () => {

@@ -47,7 +47,7 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
   });
 
   it('hides columns, filters and actions without their permission; no list without view', async () => {
-    setup((permission) => permission !== 'secret:see' && permission !== 'bottracestatus:delete' && permission !== 'bottracestatus:create');
+    setup((permission) => permission !== 'secret:see' && permission !== 'bottracestatus:delete' && permission !== 'bottracestatus:create' && permission !== 'bottracestatus:manage');
     await screen.findByText('Row 1.0');
     const table = screen.getByRole('table');
     expect(within(table).queryByText('Descripción')).toBeNull();
@@ -56,6 +56,22 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     expect(screen.queryAllByRole('button', { name: 'Eliminar' })).toHaveLength(0);
     expect(screen.getAllByRole('button', { name: 'Editar' }).length).toBe(10);
     expect(screen.queryByRole('button', { name: 'Crear' })).toBeNull();
+  });
+
+  it(':manage alone opens the list and offers create, view, edit and delete (the server\'s rule)', async () => {
+    setup((permission) => permission === 'bottracestatus:manage');
+    await screen.findByText('Row 1.0');
+    expect(screen.getByRole('button', { name: 'Crear' })).toBeInTheDocument();
+    for (const action of ['Ver', 'Editar', 'Eliminar']) expect(screen.getAllByRole('button', { name: action })).toHaveLength(10);
+  });
+
+  it(':view alone opens the list and the view dialog, and offers no writes', async () => {
+    setup((permission) => permission === 'bottracestatus:view');
+    await screen.findByText('Row 1.0');
+    expect(screen.getAllByRole('button', { name: 'Ver' })).toHaveLength(10);
+    expect(screen.queryByRole('button', { name: 'Crear' })).toBeNull();
+    expect(screen.queryAllByRole('button', { name: 'Editar' })).toHaveLength(0);
+    expect(screen.queryAllByRole('button', { name: 'Eliminar' })).toHaveLength(0);
   });
 
   it('shows no list without the view permission', () => {
