@@ -54,7 +54,8 @@ export class ChatService {
 
   async start(input: StartInput): Promise<ConversationView> {
     const bot = await this.store.bot(input.botId);
-    const contact = await this.store.contact(bot.tenant, input.name, input.email);
+    // Never the existing contact of that e-mail: typing an address proves nothing (chat-store.ts).
+    const contact = await this.store.newContact(bot.tenant, input.name, input.email);
     const id = await this.store.createConversation(bot.tenant, String(contact._id), bot._id);
     return this.store.conversationView(id);
   }
@@ -93,15 +94,14 @@ export class ChatService {
     } catch (error) {
       const failure = error instanceof LlmError ? error : new LlmError('upstream', error instanceof Error ? error.message : String(error), { cause: error });
       const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: LLM_FAILURE_ANSWER, createdAt: new Date().toISOString() };
-      await this.store.saveChats(conversationId, [...conversation.chats, userChat, assistantChat]);
-      await this.store.createTrace(conversation.tenant, {
+      await this.store.saveChatsWithTrace(conversationId, [...conversation.chats, userChat, assistantChat], conversation.tenant, {
         status: 'error',
         bot: bot._id,
         conversation: conversationId,
         chatId: assistantChat.id,
         userMessage: message,
         // No error field on BotTrace: the cause is the trace's assistant message, status error says so.
-        assistantMessage: `Error (${failure.code}): ${failure.message}`,
+        assistantMessage: withoutNul(`Error (${failure.code}): ${failure.message}`),
         knowledgeBaseQuery: message,
         knowledgeBase,
         provider: provider.name,
@@ -114,10 +114,10 @@ export class ChatService {
       throw new ChatAnswerError(failure, await this.store.conversationView(conversationId));
     }
 
-    const text = result.text.trim() || prompt.context.fallback || '';
+    // PostgreSQL cannot store U+0000; a model's stray NUL is dropped, not a failed answer.
+    const text = withoutNul(result.text).trim() || prompt.context.fallback || '';
     const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: text, createdAt: new Date().toISOString() };
-    await this.store.saveChats(conversationId, [...conversation.chats, userChat, assistantChat]);
-    await this.store.createTrace(conversation.tenant, {
+    await this.store.saveChatsWithTrace(conversationId, [...conversation.chats, userChat, assistantChat], conversation.tenant, {
       status: 'ok',
       bot: bot._id,
       conversation: conversationId,
@@ -147,7 +147,7 @@ export class ChatService {
     const request = { messages, ...(context ? { context } : {}), ...(signal ? { signal } : {}) };
     if (!onDelta) return provider.complete(request);
     for await (const event of provider.stream(request)) {
-      if (event.type === 'delta') onDelta(event.text);
+      if (event.type === 'delta') onDelta(withoutNul(event.text));
       else return event.result;
     }
     throw new LlmError('invalid_response', 'The language model stream ended without a final result.');
@@ -180,4 +180,8 @@ export class ChatService {
       return this.store.conversationView(conversationId);
     });
   }
+}
+
+function withoutNul(text: string): string {
+  return text.includes('\0') ? text.replaceAll('\0', '') : text;
 }

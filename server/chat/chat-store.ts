@@ -99,21 +99,13 @@ export class ChatStore {
     };
   }
 
-  /** The contact with this email in the tenant, created when there is none (name kept as first given). */
-  async contact(tenant: string | null, name: string, email: string): Promise<EntityRecord> {
-    const runtime = this.service.runtime('contact');
-    const tenantColumn = runtime.tenantColumn ?? 'tenant';
-    const row = await this.database.first(
-      this.database.kysely
-        .selectFrom(runtime.table)
-        .select(runtime.selectColumns)
-        .where('email', '=', email)
-        .where(tenantColumn, tenant === null ? 'is' : '=', tenant)
-        .orderBy('createdAt', 'asc')
-        .limit(1)
-        .compile(),
-    );
-    if (row) return decodeRow(runtime, this.database.dialect, row);
+  /**
+   * A new contact from what the visitor typed, always. A visitor proves nothing by typing an
+   * e-mail, so an existing contact with that e-mail is never looked up: its name, memory and
+   * conversations stay private (issue 16; issue 20 adds e-mail verification and merging). A
+   * returning visitor therefore gets a second contact an administrator can merge later.
+   */
+  async newContact(tenant: string | null, name: string, email: string): Promise<EntityRecord> {
     return this.service.create('contact', this.contextFor(tenant), { name, email });
   }
 
@@ -188,13 +180,30 @@ export class ChatStore {
   }
 
   async saveChats(id: string, chats: Chat[]): Promise<void> {
-    const runtime = this.service.runtime('conversation');
-    const values = encodeValues(runtime, this.database.dialect, { chats, updatedAt: new Date().toISOString() });
-    const changed = await this.database.run(
-      this.database.kysely.updateTable(runtime.table).set(values).where('_id', '=', id).compile(),
-    );
+    const changed = await this.database.run(this.saveChatsQuery(id, chats));
     // Deleted from the console while the model was answering.
     if (changed === 0) throw notFound('Conversation not found');
+  }
+
+  private saveChatsQuery(id: string, chats: Chat[]) {
+    const runtime = this.service.runtime('conversation');
+    const values = encodeValues(runtime, this.database.dialect, { chats, updatedAt: new Date().toISOString() });
+    return this.database.kysely.updateTable(runtime.table).set(values).where('_id', '=', id).compile();
+  }
+
+  /**
+   * The conversation's new chats and the trace of the answer, in one transaction: a failure
+   * (validation, constraint, lost connection) leaves neither, never a message without its trace.
+   */
+  async saveChatsWithTrace(id: string, chats: Chat[], tenant: string | null, trace: TraceInput): Promise<void> {
+    const status = await this.statusId(trace.status);
+    const prepared = await this.service.prepareInsert(this.service.runtime('bottrace'), this.contextFor(tenant), { ...trace, status });
+    // The trace is built by the server, not typed by the visitor: an invalid one is a bug (500).
+    if (!prepared.ok) throw new Error(`The answer's trace is invalid: ${JSON.stringify(prepared.errors)}`);
+    // Checked inside the conversation's lock (ChatService): only a console delete can race it,
+    // and then the trace describes a conversation deleted a moment later, as any older trace may.
+    await this.conversation(id);
+    await this.database.runAll([this.saveChatsQuery(id, chats), prepared.insert.query]);
   }
 
   /** The id of the BotTraceStatus named `name`; created when missing (identity seeds ok and error). */
@@ -217,12 +226,6 @@ export class ChatStore {
     }
     this.#statusIds.set(name, id);
     return id;
-  }
-
-  async createTrace(tenant: string | null, trace: TraceInput): Promise<string> {
-    const status = await this.statusId(trace.status);
-    const record = await this.service.create('bottrace', this.contextFor(tenant), { ...trace, status });
-    return String(record._id);
   }
 
   /** Sets (or clears) the reaction of the trace of one assistant chat, when there is one. */

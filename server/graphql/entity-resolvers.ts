@@ -8,6 +8,7 @@ import type { RoutePermission } from '../http/authorizer.ts';
 import type { Enforce } from '../http/authorize-route.ts';
 import { serializeFilters } from '../../runtime/transport/serialize-filters.ts';
 import type { FilterInput } from '../../runtime/providers/queries.ts';
+import { nulByteError, nulBytePaths } from '../http/reject-nul-bytes.ts';
 import { resolving } from './graphql-errors.ts';
 import { forwardToRest } from './forward-to-rest.ts';
 
@@ -57,6 +58,9 @@ export function entityResolvers(
   const guarded = (action: RoutePermission['action'], work: (request: FastifyRequest, args: Args) => Promise<unknown>): Resolver =>
     (_root, args, { request }) => resolving(async () => {
       await enforce(request, routePermission(model, action));
+      // A GraphQL string literal may spell U+0000 as "\u0000", which the HTTP body check cannot see.
+      const nul = nulBytePaths(args);
+      if (nul.length > 0) throw nulByteError(nul);
       return work(request, args);
     });
 

@@ -5,10 +5,10 @@ import { HttpError } from '../http/http-error.ts';
  * The REST error shape carried in GraphQL `extensions`: { status, message, i18nMessage, inputErrors },
  * so a client maps GraphQL and REST failures the same way (spec §8).
  */
-export function toGraphqlError(error: unknown): Error {
+export function toGraphqlError(error: unknown, httpStatus = 200): Error {
   if (error instanceof HttpError) {
     const body = error.toBody();
-    return new mercurius.ErrorWithProps(body.message, { status: error.statusCode, ...body }, 200);
+    return new mercurius.ErrorWithProps(body.message, { status: error.statusCode, ...body }, httpStatus);
   }
   const status = (error as { statusCode?: unknown }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -3,18 +3,23 @@ import mercurius from 'mercurius';
 import mercuriusUpload from 'mercurius-upload';
 import { GraphQLUpload } from 'graphql-upload-minimal';
 import { GraphQLError, GraphQLScalarType, Kind, type ValidationContext, type ValueNode } from 'graphql';
-import { createComplexityRule, simpleEstimator } from 'graphql-query-complexity';
+import { createComplexityRule } from 'graphql-query-complexity';
 import { entityOperationNames, entityTypeDefs } from '../generated/graphql.ts';
 import type { FeatureDependencies } from '../http/server-features.ts';
 import { entityResolvers } from './entity-resolvers.ts';
+import { nulByteError, requestNulBytePaths } from '../http/reject-nul-bytes.ts';
+import { toGraphqlError } from './graphql-errors.ts';
 import { identityResolvers, identityTypeDefs } from './identity-resolvers.ts';
+import { alreadyRefused, costEstimator, fieldCountRule, GRAPHQL_MAX_COST, limitError, reportLimit, rootOperationKinds, tooCostlyError } from './query-limits.ts';
 
 /**
- * Limits that keep a hostile query from exhausting the server: nesting depth, and a cost of one per
- * selected field (aliases and fragments included), so a query cannot fan out into thousands of fields.
+ * Limits that keep a hostile query from exhausting the server (query-limits.ts): nesting depth,
+ * root fields and aliases, and a cost that counts every field of every row a list may return.
  */
 export const GRAPHQL_MAX_DEPTH = 8;
-export const GRAPHQL_MAX_COMPLEXITY = 5_000;
+export const GRAPHQL_MAX_COMPLEXITY = GRAPHQL_MAX_COST;
+/** Selections the cost rule walks at most (fragments expanded), before it gives up and refuses. */
+const GRAPHQL_MAX_NODES = 5_000;
 
 function literal(node: ValueNode): unknown {
   switch (node.kind) {
@@ -56,11 +61,18 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
   Object.assign(Query, identity.Query);
   Object.assign(Mutation, identity.Mutation);
   const introspection = process.env.GRAPHQL_INTROSPECTION !== 'false';
+  const estimator = costEstimator(rootOperationKinds(entityOperationNames));
 
   // Own encapsulated context: GraphQL multipart requests (uploads) need their own body parser,
   // while the REST routes keep @fastify/multipart's.
   await app.register(async (scope) => {
     scope.removeContentTypeParser('multipart/form-data');
+    // The server-wide NUL check (server/http/reject-nul-bytes.ts) leaves /graphql to this one, so
+    // the refusal arrives as a GraphQL error with the error shape in its extensions.
+    scope.addHook('preValidation', async (request) => {
+      const paths = requestNulBytePaths(request);
+      if (paths.length > 0) throw toGraphqlError(nulByteError(paths), 400);
+    });
     await scope.register(mercuriusUpload, { maxFileSize: deps.config.maxUploadBytes, maxFiles: 1 });
     await scope.register(mercurius, {
       schema: `${entityTypeDefs}\n${identityTypeDefs}`,
@@ -72,19 +84,59 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
     cache: false,
       context: (request) => ({ request }),
       validationRules: ({ variables, operationName }) => {
-        const rules = [
-          createComplexityRule({
-            maximumComplexity: GRAPHQL_MAX_COMPLEXITY,
-            variables,
-            operationName,
-            estimators: [simpleEstimator({ defaultComplexity: 1 })],
-            createError: (max, actual) => new GraphQLError(`Query too complex: cost ${actual}, at most ${max}`, { extensions: { status: 400 } }),
-          }),
-        ];
+        const complexity = createComplexityRule({
+          maximumComplexity: GRAPHQL_MAX_COMPLEXITY,
+          variables,
+          operationName,
+          maxQueryNodes: GRAPHQL_MAX_NODES,
+          estimators: [estimator],
+          createError: tooCostlyError,
+        });
+        // The cost rule reports in the operation's leave handler; after another limit refused the
+        // query, it stays silent (one error, so the answer is a 400).
+        // The library throws (instead of reporting) past maxQueryNodes: report it as a refusal.
+        const guardedComplexity = (context: ValidationContext) => {
+          const visitor = complexity(reportingOnce(context)) as unknown as Record<string, unknown>;
+          return wrapThrows(visitor, context);
+        };
+        const rules = [fieldCountRule, guardedComplexity];
         if (!introspection) rules.push(disableIntrospection as never);
         return rules;
       },
     });
+  });
+}
+
+/**
+ * Each handler of the cost rule's visitor, with a thrown error (past maxQueryNodes) reported as a
+ * 400 instead of escaping, and nothing run once another limit refused the query.
+ */
+function wrapThrows(visitor: Record<string, unknown>, context: ValidationContext): Record<string, unknown> {
+  const guard = (fn: (...args: unknown[]) => unknown) => (...args: unknown[]) => {
+    if (alreadyRefused(context)) return undefined;
+    try {
+      return fn.apply(visitor, args);
+    } catch (error) {
+      reportLimit(context, limitError(`Query too large: ${(error as Error).message}`, 'error.graphql.tooCostly'));
+      return undefined;
+    }
+  };
+  const wrapped: Record<string, unknown> = {};
+  for (const [key, handler] of Object.entries(visitor)) {
+    if (typeof handler === 'function') wrapped[key] = guard(handler as (...args: unknown[]) => unknown);
+    else if (handler && typeof handler === 'object') {
+      const { enter, leave } = handler as { enter?: (...args: unknown[]) => unknown; leave?: (...args: unknown[]) => unknown };
+      wrapped[key] = { ...(enter ? { enter: guard(enter) } : {}), ...(leave ? { leave: guard(leave) } : {}) };
+    } else wrapped[key] = handler;
+  }
+  return wrapped;
+}
+
+/** The validation context with its reportError going through reportLimit (one refusal per request). */
+function reportingOnce(context: ValidationContext): ValidationContext {
+  return new Proxy(context, {
+    get: (target, property) =>
+      property === 'reportError' ? (error: GraphQLError) => reportLimit(target, error) : Reflect.get(target, property, target),
   });
 }
 

@@ -29,6 +29,7 @@ import type { Authorizer } from './authorizer.ts';
 import { drainUnreadBodies } from './drain-unread-body.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
+import { rejectNulBytes } from './reject-nul-bytes.ts';
 import { HttpError } from './http-error.ts';
 import type { ContextResolver, RequestContext } from './request-context.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -83,6 +84,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   // so without its parser Fastify answers 415 itself.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
+  // PostgreSQL cannot store U+0000: every body, query and path parameter holding one is a 400.
+  rejectNulBytes(app);
   drainUnreadBodies(app);
 
   const identityConfig: IdentityConfig = { ...loadIdentityConfig(), ...options.identity };

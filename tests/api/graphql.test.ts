@@ -4,7 +4,8 @@ import { graphqlDocuments } from '../../src/generated/graphql-operations.ts';
 import { RestTransport } from '../../runtime/transport/rest-transport.ts';
 import { GraphqlTransport } from '../../runtime/transport/graphql-transport.ts';
 import { ApiError } from '../../runtime/transport/api-error.ts';
-import { GRAPHQL_MAX_COMPLEXITY, GRAPHQL_MAX_DEPTH } from '../../server/graphql/graphql-feature.ts';
+import { GRAPHQL_MAX_DEPTH } from '../../server/graphql/graphql-feature.ts';
+import { GRAPHQL_MAX_ALIASES, GRAPHQL_MAX_ROOT_FIELDS } from '../../server/graphql/query-limits.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot, minimalKnowledge, traceStatus, userWith } from './helpers/fixtures.ts';
 
@@ -172,10 +173,88 @@ describe('GraphQL limits', () => {
     expect(response.body.errors?.[0].message).toMatch(/query depth \(\d+\) exceeds the query depth limit of 8/);
   });
 
-  test(`a query costing more than ${GRAPHQL_MAX_COMPLEXITY} fields is refused before it runs`, async () => {
-    const aliases = Array.from({ length: 600 }, (_, i) => `a${i}: botFind(limit: 1) { _id name description knowledge { _id name } questions createdAt updatedAt }`).join('\n');
-    const response = await graphql(server.admin.token, `{ ${aliases} }`);
-    expect(response.body.errors?.[0].message).toMatch(/Query too complex: cost \d+, at most 5000/);
+  const refused = (response: Awaited<ReturnType<typeof graphql>>, pattern: RegExp, i18nMessage: string) => {
+    expect(response.status).toBe(400);
+    expect(response.body.data ?? null).toBeNull();
+    const error = response.body.errors?.[0];
+    expect(error?.message).toMatch(pattern);
+    // The API's one error shape in extensions: status, message, i18nMessage.
+    expect(error?.extensions).toMatchObject({ status: 400, message: error?.message, i18nMessage });
+  };
+  const costly = /Query too costly: it may read \d+ field values .* at most 100000/;
+
+  test('hundreds of cheap aliases are refused by the root-field and alias caps before anything runs', async () => {
+    const aliases = Array.from({ length: 600 }, (_, i) => `a${i}: botFind(limit: 1) { _id }`).join('\n');
+    refused(await graphql(server.admin.token, `{ ${aliases} }`), new RegExp(`Too many root fields: .*at most ${GRAPHQL_MAX_ROOT_FIELDS}`), 'error.graphql.tooManyFields');
+    const inner = Array.from({ length: GRAPHQL_MAX_ALIASES + 1 }, (_, i) => `n${i}: name`).join(' ');
+    refused(await graphql(server.admin.token, `{ botFind(limit: 1) { ${inner} } }`), new RegExp(`Too many aliases: .*at most ${GRAPHQL_MAX_ALIASES}`), 'error.graphql.tooManyFields');
+    // Thousands of plain fields (no alias) stop at the cost rule's node budget (graphql's own
+    // overlap check may add "Validation aborted.", and mercurius then answers 200: still refused).
+    const plain = await graphql(server.admin.token, `{ botFindOne { ${Array.from({ length: 6000 }, () => 'name').join(' ')} } }`);
+    expect(plain.body.data ?? null).toBeNull();
+    expect(plain.body.errors?.[0].extensions).toMatchObject({ status: 400, i18nMessage: 'error.graphql.tooCostly' });
+  });
+
+  test('the issue\'s attack: aliased 10,000-row finds are refused by cost (few aliases, each within limits)', async () => {
+    const aliases = Array.from({ length: 12 }, (_, i) => `a${i}: contactFind(limit: 10000) { _id name email memory { attribute content } }`).join('\n');
+    refused(await graphql(server.admin.token, `{ ${aliases} }`), costly, 'error.graphql.tooCostly');
+  });
+
+  test('the limit counts when it comes from a variable, and the default limit counts when absent', async () => {
+    const query = 'query($n: Int) { a: botFind(limit: $n) { _id name } b: botFind(limit: $n) { _id name } c: botFind(limit: $n) { _id name } d: botFind(limit: $n) { _id name } }';
+    refused(await graphql(server.admin.token, query, { n: 10_000 }), costly, 'error.graphql.tooCostly');
+    // 4 × 10 rows × 3 = cheap: runs.
+    const small = await graphql(server.admin.token, query, { n: 10 });
+    expect(small.body.errors).toBeUndefined();
+    expect(Array.isArray(small.body.data?.a)).toBe(true);
+    // Paginate: the rows are the page size.
+    refused(await graphql(server.admin.token, 'query($n: Int) { x: contactPaginate(limit: $n) { items { _id name email memory { content } } total } y: contactPaginate(limit: $n) { items { _id } } }', { n: 10_000 }), costly, 'error.graphql.tooCostly');
+  });
+
+  test('fragments repeating fields are counted each time they are spread', async () => {
+    const fragment = 'fragment F on Query { a: conversationFind(limit: 2000) { _id chats { id role message createdAt reaction } } }';
+    // One spread: 2,000 rows × (1 + 1 + 1 + 10 × 5) = 106,001 > 100,000.
+    refused(await graphql(server.admin.token, `{ ...F } ${fragment}`), costly, 'error.graphql.tooCostly');
+    const rowFields = 'fragment R on Bot { _id name description questions createdAt updatedAt knowledge { _id name } }';
+    const spreads = Array.from({ length: 12 }, () => '...R').join(' ');
+    refused(await graphql(server.admin.token, `{ botFind(limit: 1000) { ${spreads} } } ${rowFields}`), costly, 'error.graphql.tooCostly');
+    // Root fields through fragments: the cap counts the expanded selection.
+    const many = Array.from({ length: 8 }, (_, i) => `f${i}: botFindOne { _id }`).join(' ');
+    refused(await graphql(server.admin.token, `{ ...M ...M ...M } fragment M on Query { ${many} }`), new RegExp(`at most ${GRAPHQL_MAX_ROOT_FIELDS}`), 'error.graphql.tooManyFields');
+  });
+
+  test('nested lists multiply: embedded lists are priced per item, pages per row', async () => {
+    refused(await graphql(server.admin.token, '{ knowledgeSourceFind(limit: 5000) { _id chunks { content hash category tags } } }'), costly, 'error.graphql.tooCostly');
+    refused(await graphql(server.admin.token, '{ knowledgeSourcePaginate(limit: 3000) { items { _id chunks { content hash category tags } } total } }'), costly, 'error.graphql.tooCostly');
+    // The same shape with fewer rows runs.
+    const fewer = await graphql(server.admin.token, '{ knowledgeSourcePaginate(limit: 100) { items { _id chunks { content hash category tags } } total } }');
+    expect(fewer.body.errors).toBeUndefined();
+    refused(await graphql(server.admin.token, `{ ${Array.from({ length: 6 }, (_, i) => `e${i}: botExport(format: CSV) { url }`).join(' ')} }`), costly, 'error.graphql.tooCostly');
+  });
+
+  test('many root fields without aliases (mutations too) are refused', async () => {
+    const fields = Array.from({ length: GRAPHQL_MAX_ROOT_FIELDS + 1 }, (_, i) => `l${i}: login(username: "admin", password: "x${i}") { accessToken }`).join(' ');
+    refused(await graphql(null, `mutation { ${fields} }`), new RegExp(`at most ${GRAPHQL_MAX_ROOT_FIELDS}`), 'error.graphql.tooManyFields');
+    const ids = Array.from({ length: 10_000 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    refused(await graphql(server.admin.token, 'query($ids: [ID!]!) { a: botFindByIds(ids: $ids) { _id name description questions createdAt updatedAt knowledge { _id name } } }', { ids }), costly, 'error.graphql.tooCostly');
+  });
+
+  test('ordinary console queries stay within the limits', async () => {
+    // The console's role form reads 1,000 roles; a CRUD page reads up to 100 rows with every column.
+    const roles = await graphql(server.admin.token, '{ result: roleFind(limit: 1000) { _id name childRoles { _id name } permissions readonly createdAt updatedAt } }');
+    expect(roles.body.errors).toBeUndefined();
+    const page = await graphql(server.admin.token, '{ result: knowledgeSourcePaginate(limit: 100) { items { _id name type file { url } link sourceText text chunks { content hash category tags } user { _id username } tenant createdAt updatedAt } total page limit } }');
+    expect(page.body.errors).toBeUndefined();
+    // One 10,000-row page of a few fields, as REST allows.
+    const big = await graphql(server.admin.token, '{ contactFind(limit: 10000) { _id name email createdAt } }');
+    expect(big.body.errors).toBeUndefined();
+    const introspection = await graphql(server.admin.token, '{ __schema { types { name fields { name args { name type { name kind ofType { name kind } } } type { name kind ofType { name kind } } } } } }');
+    expect(introspection.body.errors).toBeUndefined();
+  });
+
+  test('the server keeps answering after refusals', async () => {
+    const health = await fetch(`${server.baseUrl}/api/health`);
+    expect(health.status).toBe(200);
   });
 });
 
