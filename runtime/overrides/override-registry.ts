@@ -29,6 +29,12 @@ export interface RowActionComponent {
 
 export type RowActionOverride = RowActionHandler | RowActionComponent;
 
+/** What a table cell rendered by the app receives: the column's value and its whole row. */
+export interface CellComponentProps {
+  value: unknown;
+  row: Record<string, unknown>;
+}
+
 export interface CrudPageProps {
   model: ClientEntityModel;
 }
@@ -44,6 +50,8 @@ export interface EntityOverrides {
   form?: FormOverride;
   /** Handlers (or self-rendering components) for model.rowActions, by action name. */
   rowActions?: Record<string, RowActionOverride>;
+  /** Table cells by column name, instead of the generic rendering of the field's type. */
+  cells?: Record<string, ComponentType<CellComponentProps>>;
   /** RJSF widgets by field name (top-level fields). */
   fieldWidgets?: Record<string, Widget>;
   /**

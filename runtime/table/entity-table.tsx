@@ -6,7 +6,9 @@ import {
   createColumnHelper, flexRender, rowPaginationFeature, rowSelectionFeature, rowSortingFeature, tableFeatures, useTable,
   type PaginationState, type Row, type RowSelectionState, type SortingState, type Updater,
 } from '@tanstack/react-table';
+import { useRuntime } from '../context/runtime-context.tsx';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
+import { entityOverrides } from '../overrides/override-registry.ts';
 import type { Can } from '../permissions/permissions-context.tsx';
 import { refId, type EntityRecord } from '../crud/prepare-record.ts';
 import { entityCellContent } from './entity-cell-content.tsx';
@@ -51,13 +53,18 @@ export function EntityTable(props: EntityTableProps) {
   const specs = useMemo(() => visibleColumns(model, can), [model, can]);
   const widths = useMemo(() => new Map(specs.map((spec) => [spec.name, spec.field?.column.width ?? undefined])), [specs]);
   const filters = useMemo(() => visibleFilters(model, can), [model, can]);
+  // Cells the app draws itself (e.g. a knowledge base's training state), by column name.
+  const cells = entityOverrides(useRuntime().overrides, model.name).cells;
 
   const columns = useMemo(() => {
     const dataColumns = specs.map((spec) =>
       helper.accessor((row) => row[spec.name], {
         id: spec.name,
         header: () => t(spec.label),
-        cell: (info) => entityCellContent(spec, info.getValue(), t),
+        cell: (info) => {
+          const Custom = cells?.[spec.name];
+          return Custom ? <Custom value={info.getValue()} row={info.row.original} /> : entityCellContent(spec, info.getValue(), t);
+        },
         enableSorting: spec.sortable,
       }),
     );
@@ -71,7 +78,7 @@ export function EntityTable(props: EntityTableProps) {
           }),
         ]
       : dataColumns;
-  }, [specs, renderRowActions, t]);
+  }, [specs, renderRowActions, t, cells]);
 
   // With no sort chosen the list comes in the manifest's default order, and the header says so.
   const shownSort = effectiveSort(state.sort, model.table.defaultSort);

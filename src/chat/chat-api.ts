@@ -25,6 +25,22 @@ export class ChatAnswerFailed extends ApiError {
   }
 }
 
+/** The locale key a visitor sees for a failed call (spec §8): the server's i18nMessage, else the generic one. */
+export const UNEXPECTED_CHAT_ERROR = 'chat.error.unexpected';
+
+/**
+ * The server's i18nMessage of a failed chat call (a refused start, a rate limit, a bot that is
+ * gone), when it sent one; otherwise chat.error.unexpected ('Ocurrió un error inesperado.'). The
+ * server's English `message` is never shown to a visitor.
+ */
+export function chatFailureKey(error: unknown): string {
+  if (error instanceof ApiError) {
+    const body = error.body as { i18nMessage?: unknown } | null;
+    if (body && typeof body.i18nMessage === 'string' && body.i18nMessage.trim() !== '') return body.i18nMessage;
+  }
+  return UNEXPECTED_CHAT_ERROR;
+}
+
 export const chatApi = {
   bot: (botId: string) => http.call<ChatBot>({ method: 'GET', path: `/api/chat/bot/${id(botId)}` }),
 

@@ -3,13 +3,13 @@ import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isApiError } from '../../runtime/transport/api-error.ts';
-import { chatApi } from './chat-api.ts';
+import { chatApi, chatFailureKey, UNEXPECTED_CHAT_ERROR } from './chat-api.ts';
 import type { ChatBot } from './chat-types.ts';
 import { emailError, nameError } from './contact-rules.ts';
 
 /** Name and email, then start (spec §2, §5): submit stays disabled until both are valid. */
 export function ContactForm({ bot }: { bot: ChatBot }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -27,17 +27,15 @@ export function ContactForm({ bot }: { bot: ChatBot }) {
     if (!valid || submitting) return;
     setSubmitting(true);
     setServerErrors({});
+    setFailure(null);
     try {
       const conversation = await chatApi.start({ name: name.trim(), email: email.trim(), botId: bot._id });
       navigate(`/chat/${encodeURIComponent(bot._id)}/${encodeURIComponent(conversation._id)}`);
     } catch (error) {
-      // Spec §8: the server's message, else 'Ocurrió un error inesperado.'
-      if (isApiError(error)) {
-        setServerErrors(error.inputErrors);
-        setFailure(error.message);
-      } else {
-        setFailure('chat.error.unexpected');
-      }
+      // Spec §8: the server's i18nMessage translated, else 'Ocurrió un error inesperado.'
+      if (isApiError(error)) setServerErrors(error.inputErrors);
+      const key = chatFailureKey(error);
+      setFailure(i18n.exists(key) ? key : UNEXPECTED_CHAT_ERROR);
       setSubmitting(false);
     }
   }
@@ -51,7 +49,7 @@ export function ContactForm({ bot }: { bot: ChatBot }) {
         </Text>
         {failure && (
           <Alert color="red" data-testid="chat-start-error" withCloseButton onClose={() => setFailure(null)}>
-            {t(failure, { defaultValue: failure }) || t('chat.error.unexpected')}
+            {t(failure)}
           </Alert>
         )}
         <TextInput

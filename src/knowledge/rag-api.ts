@@ -1,6 +1,7 @@
 import { REQUEST_TIMEOUTS } from '../../runtime/transport/request-timeouts.ts';
 import type { RestCall } from '../../runtime/transport/rest-transport.ts';
 import { restApi } from '../session/api-client.ts';
+import type { TrainingProblem } from './training-outcome.ts';
 
 /** One search hit (server/rag/rag-types.ts SearchResult): score in 0..1. */
 export interface RagSearchResult {
@@ -24,8 +25,12 @@ export interface RagTrainingStatus {
   done: number;
   total: number;
   error?: string;
+  i18nMessage?: string;
   chunks: number;
   trainedAt: string | null;
+  /** The last outcome stored on the knowledge record (null: never trained or cleared). */
+  outcome?: 'trained' | 'warning' | 'failed' | null;
+  problems?: TrainingProblem[];
 }
 
 export interface RagTrainingResult {
@@ -35,7 +40,7 @@ export interface RagTrainingResult {
   removed: number;
   chunks: number;
   trainedAt: string | null;
-  problems: Array<{ source: string; message: string }>;
+  problems: TrainingProblem[];
 }
 
 /** UI chunking settings (spec §9): 1000 characters, 100 of overlap. */

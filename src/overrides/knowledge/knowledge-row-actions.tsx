@@ -1,23 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ActionIcon, Loader, RingProgress, Tooltip } from '@mantine/core';
+import { ActionIcon, Loader, RingProgress, Stack, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { RowActionComponentProps } from '../../../runtime/overrides/override-registry.ts';
-import { ragApi, type RagTrainingStatus } from '../../knowledge/rag-api.ts';
+import { ragApi, type RagTrainingResult, type RagTrainingStatus } from '../../knowledge/rag-api.ts';
+import { failureMessage, problemText, trainingOutcome } from '../../knowledge/training-outcome.ts';
 
 const POLL_MS = 700;
 const NOTIFICATION_MS = 3000;
 const TOOLTIP = { openDelay: 300, closeDelay: 250 } as const;
 
 type RunState = { kind: 'idle' } | { kind: 'running'; progress: RagTrainingStatus | null } | { kind: 'failed'; message: string };
-
-/** The message of a failed call: an i18n key (translated) or the server's own text. */
-function failureText(error: unknown, t: (key: string) => string): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return t(message);
-}
 
 /**
  * A row action that runs a long knowledge operation: a spinner (or a progress ring fed by
@@ -29,11 +24,20 @@ function LongRowAction(props: RowActionComponentProps & {
   poll?: (id: string, signal: AbortSignal) => Promise<RagTrainingStatus>;
   successKey: string;
   testId: string;
+  /** A failure stored on the record (the last training failed, even before a restart). */
+  storedFailure?: string | null;
+  /** A finished run that still has something to say (a training with problems): shown instead of successKey. */
+  warningOf?: (result: unknown) => string[] | null;
 }) {
-  const { row, reload, label, icon: Icon, run, poll, successKey, testId } = props;
+  const { row, reload, label, icon: Icon, run, poll, successKey, testId, storedFailure, warningOf } = props;
   const { t } = useTranslation();
   const id = String(row._id ?? '');
-  const [state, setState] = useState<RunState>({ kind: 'idle' });
+  const [state, setState] = useState<RunState>(storedFailure ? { kind: 'failed', message: storedFailure } : { kind: 'idle' });
+  // The list reloads after every run: a failure stored on the record shows until a run here succeeds.
+  const ran = useRef(false);
+  useEffect(() => {
+    if (!ran.current) setState((current) => (current.kind === 'running' ? current : storedFailure ? { kind: 'failed', message: storedFailure } : { kind: 'idle' }));
+  }, [storedFailure]);
   const mounted = useRef(true);
   useEffect(() => {
     // Set again on (StrictMode) re-mount, not only initialised: otherwise results would be dropped.
@@ -61,18 +65,32 @@ function LongRowAction(props: RowActionComponentProps & {
   }, [state.kind, poll, id]);
 
   const start = useCallback(async () => {
+    ran.current = true;
     setState({ kind: 'running', progress: null });
     try {
-      await run(id);
+      const result = await run(id);
       if (!mounted.current) return;
       setState({ kind: 'idle' });
-      notifications.show({ message: t(successKey), color: 'green', autoClose: NOTIFICATION_MS });
+      const warning = warningOf?.(result) ?? null;
+      notifications.show(
+        warning
+          ? {
+              title: t(successKey),
+              message: <Stack gap={2} data-testid={`${testId}-warning`}>{warning.map((line, index) => <Text key={index} size="sm">{line}</Text>)}</Stack>,
+              color: 'orange',
+              autoClose: false,
+              withCloseButton: true,
+            }
+          : { message: t(successKey), color: 'green', autoClose: NOTIFICATION_MS },
+      );
       reload();
     } catch (error) {
       console.error(error);
-      if (mounted.current) setState({ kind: 'failed', message: failureText(error, t) });
+      if (mounted.current) setState({ kind: 'failed', message: failureMessage(error, t) });
+      // The failure is stored on the record: the list's training column shows it too.
+      reload();
     }
-  }, [run, id, t, successKey, reload]);
+  }, [run, id, t, successKey, reload, warningOf, testId]);
 
   if (state.kind === 'running') {
     const progress = state.progress;
@@ -107,7 +125,28 @@ function LongRowAction(props: RowActionComponentProps & {
 }
 
 export function TrainKnowledgeAction(props: RowActionComponentProps) {
-  return <LongRowAction {...props} run={ragApi.train} poll={ragApi.status} successKey="knowledge.train.success" testId="knowledge-train" />;
+  const { t } = useTranslation();
+  const outcome = trainingOutcome(props.row);
+  const storedFailure = outcome.state === 'failed' ? outcome.problems.map((problem) => problemText(problem, t)).join(' ') || t('error.server') : null;
+  const warningOf = useCallback(
+    (result: unknown) => {
+      const problems = (result as RagTrainingResult | null)?.problems ?? [];
+      if (problems.length === 0) return null;
+      return [t('knowledge.train.warning', { count: problems.length }), ...problems.map((problem) => `• ${problemText(problem, t)}`)];
+    },
+    [t],
+  );
+  return (
+    <LongRowAction
+      {...props}
+      run={ragApi.train}
+      poll={ragApi.status}
+      successKey="knowledge.train.success"
+      testId="knowledge-train"
+      storedFailure={storedFailure}
+      warningOf={warningOf}
+    />
+  );
 }
 
 export function ClearKnowledgeAction(props: RowActionComponentProps) {

@@ -6,6 +6,7 @@ import { EntityForm, type EntityFormHandle, type EntityFormProps } from '../../.
 import type { EntityRecord } from '../../../runtime/crud/prepare-record.ts';
 import { isApiError } from '../../../runtime/transport/api-error.ts';
 import { ragApi, type RagChunk } from '../../knowledge/rag-api.ts';
+import { failureMessage } from '../../knowledge/training-outcome.ts';
 import { ChunkEditor } from './chunk-editor.tsx';
 import { HEADER_FIELDS, headerSchemas } from './text-part-schemas.ts';
 
@@ -35,6 +36,9 @@ export function KnowledgeSourceForm(props: EntityFormProps) {
   const [tab, setTab] = useState<TabName>('sourceText');
   const [busy, setBusy] = useState<Busy>(null);
   const [improveError, setImproveError] = useState<string | null>(null);
+  /** Why "Extract from source" failed: on the link/file field when the server names it, else above the text. */
+  const [parseFieldErrors, setParseFieldErrors] = useState<Record<string, string[]>>({});
+  const [parseError, setParseError] = useState<string | null>(null);
   const [localErrors, setLocalErrors] = useState<Record<string, string[]>>({});
 
   const type = (headerData.type as string | undefined) ?? (initialData.type as string | undefined);
@@ -79,7 +83,7 @@ export function KnowledgeSourceForm(props: EntityFormProps) {
     [data, chunks, chunkOnly],
   );
 
-  /** Runs one action; failures are only logged (spec §8) unless `onError` wants to show them. */
+  /** Runs one action; a failure is logged and handed to `onError`, which shows it. */
   const act = async (name: Busy, work: () => Promise<void>, onError?: (error: unknown) => void) => {
     setBusy(name);
     try {
@@ -95,12 +99,34 @@ export function KnowledgeSourceForm(props: EntityFormProps) {
   const file = headerData.file as { filepath?: string } | null | undefined;
   const link = typeof headerData.link === 'string' ? headerData.link.trim() : '';
   const canParse = (type === 'file' && !!file?.filepath) || (type === 'link' && link !== '');
-  const parse = () =>
-    act('parse', async () => {
-      const { content } = type === 'file' ? await ragApi.parseFile(String(file?.filepath)) : await ragApi.parseUrl(link);
-      setSourceText(content);
-      setTab('sourceText');
+  const parse = () => {
+    setParseFieldErrors({});
+    setParseError(null);
+    const field = type === 'file' ? 'file' : 'link';
+    return act(
+      'parse',
+      async () => {
+        const { content } = type === 'file' ? await ragApi.parseFile(String(file?.filepath)) : await ragApi.parseUrl(link);
+        setSourceText(content);
+        setTab('sourceText');
+      },
+      // A link refused by the address policy, a page that 404s, an unreadable file: the server's
+      // reason goes on the field (its url / filepath is this form's link / file).
+      (error) => {
+        const reasons = isApiError(error) ? Object.values(error.inputErrors).flat() : [];
+        if (reasons.length > 0) setParseFieldErrors({ [field]: reasons });
+        else setParseError(failureMessage(error, t));
+      },
+    );
+  };
+  const headerErrors = useMemo(() => ({ ...fieldErrors, ...parseFieldErrors }), [fieldErrors, parseFieldErrors]);
+  const changeHeader = useCallback((next: EntityRecord) => {
+    setHeaderData((previous) => {
+      // Editing the link or the file clears what the last extraction said about it.
+      if (previous.link !== next.link || previous.file !== next.file || previous.type !== next.type) setParseFieldErrors({});
+      return next;
     });
+  }, []);
   const copy = () => {
     setText(sourceText);
     setTab('editedText');
@@ -110,19 +136,23 @@ export function KnowledgeSourceForm(props: EntityFormProps) {
     return act(
       'improve',
       async () => setText((await ragApi.improve(text)).content),
-      // The no-model 409 (and other refusals) say why nothing happened; server failures stay in the log.
-      (error) => {
-        if (isApiError(error) && error.kind === 'client') setImproveError(t(error.message));
-      },
+      // The no-model 409, a failing model, a lost connection: each says why nothing happened.
+      (error) => setImproveError(failureMessage(error, t)),
     );
   };
-  const chunk = () =>
-    act('chunk', async () => {
-      const result = await ragApi.chunk(text);
-      setChunks(result.chunks);
-      setLocalErrors((current) => Object.fromEntries(Object.entries(current).filter(([path]) => !path.startsWith('chunks.'))));
-      setTab('chunks');
-    });
+  const chunk = () => {
+    setImproveError(null);
+    return act(
+      'chunk',
+      async () => {
+        const result = await ragApi.chunk(text);
+        setChunks(result.chunks);
+        setLocalErrors((current) => Object.fromEntries(Object.entries(current).filter(([path]) => !path.startsWith('chunks.'))));
+        setTab('chunks');
+      },
+      (error) => setImproveError(failureMessage(error, t)),
+    );
+  };
 
   return (
     <Stack gap="md">
@@ -131,9 +161,9 @@ export function KnowledgeSourceForm(props: EntityFormProps) {
         schemas={header}
         operation={operation}
         initialData={headerInitial}
-        fieldErrors={fieldErrors}
+        fieldErrors={headerErrors}
         handle={headerRef}
-        onChange={setHeaderData}
+        onChange={changeHeader}
         fieldWidgets={props.fieldWidgets}
         {...(props.id ? { id: props.id } : {})}
       />
@@ -160,6 +190,11 @@ export function KnowledgeSourceForm(props: EntityFormProps) {
                     {t('knowledgesource.action.copy')}
                   </Button>
                 </Group>
+              )}
+              {parseError && (
+                <Alert color="red" withCloseButton onClose={() => setParseError(null)} data-testid="parse-error">
+                  {parseError}
+                </Alert>
               )}
               <Textarea
                 label={t('field.knowledgesource.sourceText')}
