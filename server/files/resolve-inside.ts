@@ -36,6 +36,10 @@ export async function resolveInside(root: string, requested: string): Promise<st
   if (!resolved.startsWith(rootReal + path.sep)) return null;
   const real = await fs.promises.realpath(resolved).catch(() => null);
   if (!real || !real.startsWith(rootReal + path.sep)) return null;
+  // The same rules on the real path: a symlink (uploads/x -> ../secrets/jwt-secret, or a folder
+  // linked to secrets/) must not reach a reserved folder or the files at the root of DATA_DIR.
+  const realSegments = path.relative(rootReal, real).split(path.sep);
+  if (realSegments.length < 2 || isReservedDir(realSegments[0])) return null;
   const stat = await fs.promises.stat(real).catch(() => null);
   return stat?.isFile() ? real : null;
 }

@@ -6,7 +6,8 @@ import type { PermissionCoverage } from './permission-coverage.ts';
 import type { TokenVersions } from './token-versions.ts';
 
 /** Name of the seeded, read-only administrator role (server/seed). */
-export const ADMIN_ROLE_NAME = 'Admin';
+export { ADMIN_ROLE_NAME } from '../seed/seed-database.ts';
+import { ADMIN_ROLE_NAME } from '../seed/seed-database.ts';
 
 const forbidden = (message: string) => new HttpError(403, message, { i18nMessage: 'error.forbidden' });
 

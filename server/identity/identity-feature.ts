@@ -8,6 +8,7 @@ import { registerGoogleRoutes } from './google-routes.ts';
 import { createMailSender } from './mail-sender.ts';
 import { registerPasswordRoutes } from './password-routes.ts';
 import { RecoveryCodes } from './recovery-codes.ts';
+import { registerNoStore } from '../http/no-store.ts';
 import { AccessRules } from './access-rules.ts';
 import { PermissionCoverage } from './permission-coverage.ts';
 import { ensureUniqueUsernames } from './unique-usernames.ts';
@@ -21,6 +22,9 @@ import { registerUsersExportFilters } from './users-export-filters.ts';
  */
 export const identityFeature: ServerFeature = async (app, deps) => {
   const { identity, service, settings, database, config } = deps;
+  // API answers carry personal data and tokens: never cached (registered here, with identity,
+  // until create-server, being edited concurrently, can take it).
+  registerNoStore(app);
   const accounts = new UserAccounts(database);
   const codes = new RecoveryCodes(database);
   await codes.migrate();

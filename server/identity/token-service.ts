@@ -1,4 +1,4 @@
-import { webcrypto } from 'node:crypto';
+import { randomUUID, webcrypto } from 'node:crypto';
 import { SignJWT, jwtVerify, errors } from 'jose';
 
 export interface TokenClaims {
@@ -44,6 +44,9 @@ export function createTokenService(secret: string, lifetimeSeconds = 3600, issue
         .setSubject(claims.sub)
         .setIssuer(issuer)
         .setIssuedAt()
+        // Unique per sign-in: two sign-ins in the same second are two sessions (one may be kept
+        // by a password change while the other ends).
+        .setJti(randomUUID())
         .setExpirationTime(`${lifetimeSeconds}s`)
         .sign(await key);
     },

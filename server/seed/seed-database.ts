@@ -58,11 +58,26 @@ async function findId(options: SeedOptions, entity: string, field: string, value
   return row ? String(row._id) : null;
 }
 
+/**
+ * The seeded Admin role: the oldest read-only role named Admin (role names are unique now, but
+ * older databases may hold another role of that name; it must never be the one that receives
+ * every permission on the next start).
+ */
+async function findAdminRole(options: SeedOptions): Promise<string | null> {
+  const { database } = options;
+  const runtime = options.service.runtime('role');
+  const rows = await database.all(
+    database.kysely.selectFrom(runtime.table).select(['_id', 'readonly']).where('name', '=', ADMIN_ROLE_NAME).orderBy('createdAt').orderBy('_id').compile(),
+  );
+  const locked = rows.find((row) => database.dialect.decode('boolean', row.readonly) === true);
+  return locked ? String(locked._id) : rows.length > 0 ? String(rows[0]._id) : null;
+}
+
 async function seedRoles(options: SeedOptions): Promise<string> {
   const { database, service } = options;
   const runtime = service.runtime('role');
   const permissions = allPermissions(options.entities);
-  let adminId = await findId(options, 'role', 'name', ADMIN_ROLE_NAME);
+  let adminId = await findAdminRole(options);
   if (adminId) await updateRecord(database, runtime, adminId, { permissions, readonly: true });
   else adminId = await insertRecord(database, runtime, { name: ADMIN_ROLE_NAME, permissions, childRoles: [], readonly: true });
   if (!(await findId(options, 'role', 'name', USER_ROLE_NAME))) {
@@ -71,15 +86,39 @@ async function seedRoles(options: SeedOptions): Promise<string> {
   return adminId;
 }
 
+/**
+ * The seeded administrator's e-mail: a valid address (the user schema requires one, or the admin
+ * record could not be edited) on the reserved `.invalid` domain (RFC 2606), so nothing is ever
+ * delivered until an administrator enters a real one.
+ */
+export function seededAdminEmail(username: string): string {
+  const local = /^[a-z0-9._+-]{1,64}$/i.test(username) && !username.startsWith('.') && !username.endsWith('.') && !username.includes('..') ? username : 'admin';
+  return `${local}@forja.invalid`;
+}
+
 async function seedAdminUser(options: SeedOptions, adminRoleId: string): Promise<void> {
-  const { identity } = options;
-  if (await findId(options, 'user', 'username', identity.adminUsername)) return;
+  const { identity, database } = options;
+  const existing = await findId(options, 'user', 'username', identity.adminUsername);
+  if (existing) {
+    // Databases seeded before this release hold `<username>@localhost`, which the user schema
+    // refuses (the admin record could not be saved). Only that exact seeded value is replaced.
+    const runtime = options.service.runtime('user');
+    await database.run(
+      database.kysely
+        .updateTable(runtime.table)
+        .set({ email: seededAdminEmail(identity.adminUsername), updatedAt: new Date().toISOString() })
+        .where('_id', '=', existing)
+        .where('email', '=', `${identity.adminUsername}@localhost`)
+        .compile(),
+    );
+    return;
+  }
   const generated = !identity.adminPassword;
   const password = identity.adminPassword ?? randomBytes(12).toString('base64url');
   await insertRecord(options.database, options.service.runtime('user'), {
     username: identity.adminUsername,
     name: 'Administrator',
-    email: `${identity.adminUsername}@localhost`,
+    email: seededAdminEmail(identity.adminUsername),
     phone: '-',
     password: await hashPassword(password),
     role: adminRoleId,

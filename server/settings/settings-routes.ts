@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { RoutePermission } from '../http/authorizer.ts';
-import { badRequest } from '../http/http-error.ts';
+import { badRequest, HttpError } from '../http/http-error.ts';
 import { isPlainObject } from '../entities/entity-validator.ts';
 import { publicSetting, type SettingsStore } from './settings-store.ts';
 
@@ -38,6 +38,13 @@ export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStor
   );
 
   app.patch<{ Params: { id: string } }>('/api/settings/:id', { config: { permission: UPDATE } }, async (request) => {
+    // Settings are the platform's (mail links, the model, SMTP): shared by every tenant, so a
+    // user bound to a tenant never changes them, whatever their role says.
+    if (request.context.tenantId !== null) {
+      throw new HttpError(403, 'Settings are shared by every tenant: only platform administrators (users without a tenant) may change them', {
+        i18nMessage: 'error.platformOnly',
+      });
+    }
     if (!isPlainObject(request.body) || !('value' in request.body)) throw badRequest('The body must be a JSON object with a "value"');
     return publicSetting(await store.update(request.params.id, request.body.value));
   });

@@ -23,6 +23,30 @@ export interface SettingRecord {
 export const PASSWORD_MASK = '********';
 
 const TABLE = entities.setting.storage.table;
+
+/**
+ * Secrets bound to a host: when the host setting moves to another origin (scheme, host, port),
+ * the stored secret is cleared, so it is never sent to a server it was not entered for; the
+ * administrator types it again. `followers`: secrets that default to this host (embedding.*
+ * falls back to llm.baseUrl when its own base URL is empty).
+ */
+const HOST_SECRETS: Record<string, { secrets: string[]; followers?: { whenEmpty: string; secrets: string[] }[] }> = {
+  'llm.baseUrl': { secrets: ['llm.apiKey'], followers: [{ whenEmpty: 'embedding.baseUrl', secrets: ['embedding.apiKey'] }] },
+  'embedding.baseUrl': { secrets: ['embedding.apiKey'] },
+  'smtp.host': { secrets: ['smtp.password'] },
+};
+
+/** Origin of a base URL or host setting ('' when empty or not a URL). */
+function originOf(key: string, value: unknown): string {
+  const text = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if (text === '') return '';
+  if (key === 'smtp.host') return text;
+  try {
+    return new URL(text).origin;
+  } catch {
+    return text;
+  }
+}
 const JSON_COLUMNS = new Set(['value', 'options']);
 
 /**
@@ -74,22 +98,43 @@ export class SettingsStore {
     return found;
   }
 
-  /** Validates by type/options/regex (400 with the spec's messages) and stores the value. */
-  async update(keyOrId: string, value: unknown): Promise<SettingRecord> {
+  /**
+   * Validates by type/options/regex/length (400 with the spec's messages) and stores the value.
+   * Moving a host setting to another origin clears the secrets bound to it (HOST_SECRETS):
+   * `cleared` names them, so the console can ask for them again.
+   */
+  async update(keyOrId: string, value: unknown): Promise<SettingRecord & { cleared?: string[] }> {
     const setting = await this.find(keyOrId);
     // The masked value coming back from a form means "unchanged".
     if (setting.type === 'password' && value === PASSWORD_MASK) return setting;
     const checked = validateSettingValue(setting, value);
     if (!checked.ok) throw validationError([checked.error], checked.message);
-    await this.database.run(
+    const now = new Date().toISOString();
+    const writes = [
       this.database.kysely
         .updateTable(TABLE)
-        .set({ value: this.database.dialect.encode('json', checked.value), updatedAt: new Date().toISOString() })
+        .set({ value: this.database.dialect.encode('json', checked.value), updatedAt: now })
         .where('_id', '=', setting._id)
         .compile(),
-    );
+    ];
+    const cleared: string[] = [];
+    const bound = HOST_SECRETS[setting.key];
+    if (bound && originOf(setting.key, setting.value) !== originOf(setting.key, checked.value)) {
+      const byKey = await this.load();
+      const secrets = [...bound.secrets];
+      for (const follower of bound.followers ?? []) if (originOf(follower.whenEmpty, byKey.get(follower.whenEmpty)?.value) === '') secrets.push(...follower.secrets);
+      for (const secret of secrets) {
+        const stored = byKey.get(secret)?.value;
+        if (typeof stored !== 'string' || stored === '') continue;
+        cleared.push(secret);
+        writes.push(this.database.kysely.updateTable(TABLE).set({ value: this.database.dialect.encode('json', ''), updatedAt: now }).where('key', '=', secret).compile());
+      }
+    }
+    // The host and the clearing of its secrets together or not at all.
+    await this.database.runAll(writes);
     this.cache = null;
-    return this.find(setting._id);
+    const updated = await this.find(setting._id);
+    return cleared.length > 0 ? { ...updated, cleared } : updated;
   }
 
   private async load(): Promise<Map<string, SettingRecord>> {
@@ -117,7 +162,7 @@ export function settingsStoreFor(database: Database): SettingsStore {
 }
 
 /** A setting as the API shows it: password values masked. */
-export function publicSetting(setting: SettingRecord): SettingRecord {
+export function publicSetting<T extends SettingRecord>(setting: T): T {
   if (setting.type !== 'password') return setting;
   return { ...setting, value: setting.value ? PASSWORD_MASK : '' };
 }

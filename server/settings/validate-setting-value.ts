@@ -4,7 +4,15 @@ import type { SettingType } from './setting-definitions.ts';
 /** Spec §5 messages, as locale keys (es: 'Formato Invalido.' / '... Solo se esperan números.'). */
 export const FORMAT_REASON = 'validation.setting.format';
 export const NUMBERS_REASON = 'validation.setting.numbers';
+export const TOO_LONG_REASON = 'validation.setting.tooLong';
 export const FORMAT_MESSAGE = 'Formato Invalido.';
+
+/**
+ * Length caps: a setting is a line of configuration, not a document store (a 5 MB value would
+ * be loaded on every settings read, and sent to the console on every page). longString gets a
+ * page of text; lists a few hundred entries.
+ */
+export const MAX_SETTING_LENGTH: Record<'text' | 'longText' | 'items', number> = { text: 2048, longText: 20_000, items: 200 };
 export const NUMBERS_MESSAGE = 'Formato Invalido. Solo se esperan números.';
 
 export interface SettingShape {
@@ -24,6 +32,10 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
  */
 export function validateSettingValue(setting: SettingShape, value: unknown): SettingValueResult {
   const format = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: FORMAT_REASON }, message: FORMAT_MESSAGE });
+  const tooLong = (max: number, field = 'value'): SettingValueResult => ({
+    ok: false, error: { field, reason: TOO_LONG_REASON }, message: `The value is too long (at most ${max})`,
+  });
+  const textMax = setting.type === 'longString' ? MAX_SETTING_LENGTH.longText : MAX_SETTING_LENGTH.text;
   const numbers = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: NUMBERS_REASON }, message: NUMBERS_MESSAGE });
   const matches = (text: string) => !setting.regex || safeRegex(setting.regex).test(text);
   const inOptions = (text: unknown) => typeof text === 'string' && (setting.options ?? []).includes(text);
@@ -37,10 +49,12 @@ export function validateSettingValue(setting: SettingShape, value: unknown): Set
     case 'longString':
     case 'password':
       if (value === null) return { ok: true, value: '' };
+      if (typeof value === 'string' && value.length > textMax) return tooLong(textMax);
       if (typeof value !== 'string' || !matches(value)) return format();
       return { ok: true, value };
     case 'number': {
       if (value === null || value === '') return { ok: true, value: null };
+      if (typeof value === 'string' && value.length > 64) return numbers();
       const number = toNumber(value);
       if (number === null) return numbers();
       if (!matches(String(number))) return format();
@@ -57,9 +71,11 @@ export function validateSettingValue(setting: SettingShape, value: unknown): Set
     case 'enumList': {
       if (value === null) return { ok: true, value: [] };
       if (!Array.isArray(value)) return format();
+      if (value.length > MAX_SETTING_LENGTH.items) return tooLong(MAX_SETTING_LENGTH.items);
       const out: unknown[] = [];
       for (const [index, item] of value.entries()) {
         const field = `value.${index}`;
+        if (typeof item === 'string' && item.length > MAX_SETTING_LENGTH.text) return tooLong(MAX_SETTING_LENGTH.text, field);
         if (setting.type === 'numberList') {
           const number = toNumber(item);
           if (number === null) return numbers(field);
