@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import { Anchor, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ExportFile } from '../providers/queries.ts';
@@ -9,9 +10,15 @@ export interface ExportEntry {
   file: ExportFile | null;
 }
 
-/** The export list under the table (spec §2): Link, Rows and Time, with Clear and Close. */
+/**
+ * The export list under the table (spec §2): Link, Rows and Time, with Clear and Close. A link is
+ * signed for the user and short-lived (server/files/export-files.ts): past its time it says so
+ * instead of leading to an error page. The file downloads as an attachment (the server's
+ * Content-Disposition), so it never replaces the console.
+ */
 export function ExportPanel(props: { entries: ExportEntry[]; onClear: () => void; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const now = useNow(15_000);
   return (
     <Paper withBorder p="sm" mt="md" aria-label={t('crud.export.title')}>
       <Group justify="space-between" mb="xs">
@@ -37,8 +44,15 @@ export function ExportPanel(props: { entries: ExportEntry[]; onClear: () => void
           {props.entries.map((entry) => (
             <Table.Tr key={entry.key}>
               <Table.Td>
-                {entry.file ? (
-                  <Anchor href={entry.file.url} target="_blank" rel="noreferrer">
+                {entry.file && isExpired(entry.file.expiresAt, now) ? (
+                  <Text size="sm" c="dimmed">{t('crud.export.expired')}</Text>
+                ) : entry.file ? (
+                  <Anchor
+                    href={entry.file.url}
+                    download
+                    rel="noreferrer"
+                    title={entry.file.expiresAt ? t('crud.export.expires', { time: new Date(entry.file.expiresAt).toLocaleTimeString(i18n.language) }) : undefined}
+                  >
                     {`${t('crud.export.download')} ${entry.format}`}
                   </Anchor>
                 ) : (
@@ -53,4 +67,18 @@ export function ExportPanel(props: { entries: ExportEntry[]; onClear: () => void
       </Table>
     </Paper>
   );
+}
+
+function isExpired(expiresAt: string | undefined, now: number): boolean {
+  return expiresAt !== undefined && Date.parse(expiresAt) <= now;
+}
+
+/** The current time, refreshed every `intervalMs` so expired links turn into their notice. */
+function useNow(intervalMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
 }

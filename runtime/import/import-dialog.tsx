@@ -33,7 +33,10 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
       setReport(result);
       if (!dryRun) onImported(result);
     } catch (failure) {
-      console.error(failure);
+      // A rejected import (400) carries its report beside the error shape: show its rows.
+      const rejected = isApiError(failure) ? asReport(failure.body) : null;
+      if (rejected) setReport(rejected);
+      else console.error(failure);
       setError(isApiError(failure) ? failure.message : 'error.unknown');
     } finally {
       setBusy(false);
@@ -77,7 +80,9 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
         )}
         {report && (
           <Stack gap="xs" aria-label={t('crud.import.reportTitle')}>
-            <Text fw={600}>{report.dryRun ? t('crud.import.reportTitle') : t('crud.import.done', { count: report.created })}</Text>
+            <Text fw={600}>
+              {report.dryRun ? t('crud.import.reportTitle') : report.invalid > 0 ? t('crud.import.rejected') : t('crud.import.done', { count: report.created })}
+            </Text>
             <SimpleGrid cols={4}>
               <Text size="sm">{`${t('crud.import.total')}: ${report.total}`}</Text>
               <Text size="sm" c="green">{`${t('crud.import.valid')}: ${report.valid}`}</Text>
@@ -98,7 +103,7 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
                     <Table.Tr key={index}>
                       <Table.Td>{rowError.row}</Table.Td>
                       <Table.Td>{rowError.field}</Table.Td>
-                      <Table.Td>{t(rowError.reason)}</Table.Td>
+                      <Table.Td>{t(rowError.reason, rowError.params ?? {})}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>
@@ -120,4 +125,11 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
       </Stack>
     </Modal>
   );
+}
+
+/** The import report inside a rejected import's error body, when it is one. */
+function asReport(body: unknown): ImportReport | null {
+  if (!body || typeof body !== 'object') return null;
+  const candidate = body as Partial<ImportReport>;
+  return Array.isArray(candidate.errors) && typeof candidate.total === 'number' ? (candidate as ImportReport) : null;
 }

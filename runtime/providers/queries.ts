@@ -44,15 +44,21 @@ export interface Paginated<T> {
 }
 
 export interface ExportFile {
+  /** A download link signed for the exporting user; it stops working at `expiresAt`. */
   url: string;
   rowCount: number;
   time: number;
+  /** ISO time; absent when the transport does not ask for it (GraphQL selections). */
+  expiresAt?: string;
 }
 
 export interface ImportRowError {
   row: number;
   field: string;
+  /** A locale key. */
   reason: string;
+  /** Values its text interpolates ({{min}}, {{max}}, {{value}}, {{count}}). */
+  params?: Record<string, string | number>;
 }
 
 export interface ImportReport {
