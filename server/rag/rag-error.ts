@@ -8,6 +8,8 @@ export const RAG_ERROR_STATUS = {
   unreadableFile: 422,
   fileNotFound: 404,
   tooLarge: 413,
+  /** A document that decompresses to far more than its size (a decompression bomb). */
+  archiveBomb: 413,
   urlRefused: 400,
   urlUnreachable: 400,
   urlTimeout: 408,

@@ -10,7 +10,7 @@ import { LlmError } from '../llm/llm-error.ts';
 import { improveText, MAX_IMPROVE_LENGTH } from './api/improve-text.ts';
 import { readRagSettings, type RagSettings } from './api/rag-settings.ts';
 import { TrainingJobs } from './api/training-jobs.ts';
-import { chunkText } from './chunk/chunk-text.ts';
+import { chunkTextYielding } from './chunk/chunk-text.ts';
 import { parseStoredFile } from './parse/parse-file.ts';
 import { parseUrl } from './parse/parse-url.ts';
 import { RagError } from './rag-error.ts';
@@ -88,7 +88,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
     app.post('/api/rag/chunk', { config: editSources }, async (request) =>
       rag(async () => {
         const body = bodyOf(request);
-        const chunks = chunkText(body.text, {
+        const chunks = await chunkTextYielding(body.text, {
           chunkSize: body.chunkSize === undefined || body.chunkSize === null ? undefined : (body.chunkSize as number),
           chunkOverlap: body.chunkOverlap === undefined || body.chunkOverlap === null ? undefined : (body.chunkOverlap as number),
         });

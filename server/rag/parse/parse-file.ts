@@ -2,6 +2,7 @@ import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { RagError } from '../rag-error.ts';
 import { detectFileType, fromHints, type FileType } from './detect-file-type.ts';
+import { checkPdfStreams, checkZipArchive } from './decompression-guard.ts';
 import { fileParsers } from './file-parsers.ts';
 
 /** Same as the server's default upload limit (MAX_UPLOAD_BYTES). */
@@ -28,6 +29,9 @@ export async function parseDocument(
     }
     throw new RagError('unsupportedType', 'Unsupported file type: only PDF, DOCX, HTML, Markdown and plain text can be read');
   }
+  // Decompression bombs are refused before a parser inflates anything (decompression-guard.ts).
+  if (detected === 'docx') await checkZipArchive(bytes);
+  if (detected === 'pdf') await checkPdfStreams(bytes);
   const content = await fileParsers[detected](bytes, hints.charset);
   return { content, type: detected };
 }
