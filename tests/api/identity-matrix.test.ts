@@ -119,6 +119,8 @@ describe('hand-written routes', () => {
       /^POST \/api\/google\/(login|logout)$/,
       /^(GET|POST) \/api\/chat\//,
       /^GET \/files\/\*$/,
+      // Export downloads: the signed, short-lived link is the credential (server/files/export-files.ts).
+      /^GET \/files\/exports\/:name$/,
       // Documentation and the GraphQL endpoint (its operations check permissions themselves).
       /^GET \/api\/(docs|openapi)/,
       /^(GET|POST) \/(api\/)?graphql$/,
