@@ -6847,7 +6847,7 @@ export const entities: EntityModelMap = {
         "validation": {
           "required": true,
           "requiredOnCreate": false,
-          "unique": false,
+          "unique": true,
           "uniqueGlobal": false,
           "pattern": "^[A-Z]",
           "minLength": null,
@@ -7039,7 +7039,7 @@ export const entities: EntityModelMap = {
         "hint": "hint.role.readonly",
         "persistentHint": false,
         "default": false,
-        "readonly": true,
+        "readonly": false,
         "secret": false,
         "permission": null,
         "tab": null,

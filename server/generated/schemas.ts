@@ -2508,6 +2508,7 @@ export const schemas: Record<string, EntitySchemas> = {
           "description": "hint.role.name",
           "x-messages": {
             "required": "validation.required",
+            "unique": "validation.unique",
             "pattern": "validation.uppercase",
             "maxLength": "validation.maxLength"
           }
@@ -2531,6 +2532,15 @@ export const schemas: Record<string, EntitySchemas> = {
           "title": "field.role.permissions",
           "description": "hint.role.permissions",
           "default": []
+        },
+        "readonly": {
+          "type": [
+            "boolean",
+            "null"
+          ],
+          "title": "field.role.readonly",
+          "description": "hint.role.readonly",
+          "default": false
         }
       },
       "additionalProperties": false,
@@ -2552,6 +2562,7 @@ export const schemas: Record<string, EntitySchemas> = {
           "description": "hint.role.name",
           "x-messages": {
             "required": "validation.required",
+            "unique": "validation.unique",
             "pattern": "validation.uppercase",
             "maxLength": "validation.maxLength"
           }
@@ -2573,6 +2584,14 @@ export const schemas: Record<string, EntitySchemas> = {
           },
           "title": "field.role.permissions",
           "description": "hint.role.permissions"
+        },
+        "readonly": {
+          "type": [
+            "boolean",
+            "null"
+          ],
+          "title": "field.role.readonly",
+          "description": "hint.role.readonly"
         }
       },
       "additionalProperties": false,

@@ -171,11 +171,20 @@ export class AccessRules {
 
   /**
    * A read-only role cannot be changed or deleted (409). The seeded Admin stays so for ever;
-   * another read-only role may only be unlocked: a change whose body is `{ readonly: false }`.
+   * another read-only role may only be unlocked: `readonly: false`, every other field sent
+   * unchanged (a form sends the whole record back).
    */
   private refuseReadonly(original: EntityRecord, data: Record<string, unknown>): void {
     if (original.readonly !== true) return;
-    const unlock = original.name !== ADMIN_ROLE_NAME && Object.keys(data).length > 0 && Object.entries(data).every(([k, v]) => k === 'readonly' && v === false);
+    const unchanged = (key: string, value: unknown) => {
+      if (key === 'permissions') return sameSet(stringList(original.permissions), stringList(value));
+      if (key === 'childRoles') {
+        const before = (Array.isArray(original.childRoles) ? original.childRoles : []).map(roleIdOf).map(String);
+        return sameSet(before, stringList(value));
+      }
+      return original[key] === value;
+    };
+    const unlock = original.name !== ADMIN_ROLE_NAME && data.readonly === false && Object.entries(data).every(([k, v]) => k === 'readonly' || unchanged(k, v));
     if (unlock) return;
     throw new HttpError(409, `Role "${String(original.name)}" is read-only and cannot be changed or deleted`, { i18nMessage: 'error.readonlyRole' });
   }

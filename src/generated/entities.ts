@@ -6068,7 +6068,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "validation": {
           "required": true,
           "requiredOnCreate": false,
-          "unique": false,
+          "unique": true,
           "uniqueGlobal": false,
           "pattern": "^[A-Z]",
           "minLength": null,
@@ -6260,7 +6260,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "hint": "hint.role.readonly",
         "persistentHint": false,
         "default": false,
-        "readonly": true,
+        "readonly": false,
         "secret": false,
         "permission": null,
         "tab": null,

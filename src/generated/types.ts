@@ -255,6 +255,7 @@ export interface RoleInput {
   name: string;
   childRoles?: string[];
   permissions?: string[];
+  readonly?: boolean | null;
 }
 
 /** Setting as the API returns it (/api/settings). */

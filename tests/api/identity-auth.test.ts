@@ -51,7 +51,7 @@ describe('sign-in', () => {
     expect(res.body).toMatchObject({
       id: res.body._id,
       username: 'admin',
-      email: 'admin@localhost',
+      email: 'admin@forja.invalid',
       role: { id: expect.any(String), name: 'Admin', permissions: expect.arrayContaining(['user:manage', 'setting:manage']) },
       tenant: null,
       avatar: null,

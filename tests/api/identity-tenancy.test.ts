@@ -116,6 +116,16 @@ describe('lookups', () => {
 });
 
 describe('roles', () => {
+  it('names are unique (409 on create and rename)', async () => {
+    const first = await create(server, '/api/roles', { name: 'Unique name' });
+    const dup = await server.post('/api/roles', { name: 'Unique name' });
+    expect(dup.status).toBe(409);
+    expect(dup.body.inputErrors).toEqual([{ field: 'name', reason: 'validation.unique' }]);
+    const other = await create(server, '/api/roles', { name: 'Other name' });
+    expect((await server.put(`/api/roles/${other._id}`, { name: 'Admin' })).status).toBe(409);
+    expect((await server.put(`/api/roles/${first._id}`, { name: 'Unique name' })).status).toBe(200);
+  });
+
   it('names must start with an uppercase letter', async () => {
     const res = await server.post('/api/roles', { name: 'lowercase' });
     expect(res.status).toBe(400);
@@ -130,10 +140,26 @@ describe('roles', () => {
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ message: 'Role "Admin" is read-only and cannot be changed or deleted', i18nMessage: 'error.readonlyRole' });
     }
-    // readonly cannot be set or cleared through the API.
+    // The Admin cannot be unlocked.
+    expect((await server.put(`/api/roles/${admin._id}`, { readonly: false })).status).toBe(409);
+    expect((await server.put(`/api/roles/${admin._id}`, { ...admin, readonly: false })).status).toBe(409);
+    // Other roles may be made read-only (then nothing changes them) and unlocked again.
     const mine = await create(server, '/api/roles', { name: 'Mine', readonly: true });
-    expect(mine.readonly).not.toBe(true);
-    expect((await server.put(`/api/roles/${mine._id}`, { readonly: true })).body.readonly).not.toBe(true);
+    expect(mine.readonly).toBe(true);
+    expect((await server.put(`/api/roles/${mine._id}`, { name: 'Changed' })).status).toBe(409);
+    expect((await server.put(`/api/roles/${mine._id}`, { readonly: false, permissions: ['bot:view'] })).status).toBe(409);
+    expect((await server.del(`/api/roles/${mine._id}`)).status).toBe(409);
+    // Unlocking: readonly false, the rest as it was (a form sends the whole record).
+    const unlocked = await server.put(`/api/roles/${mine._id}`, { ...mine, readonly: false });
+    expect(unlocked.status, unlocked.text).toBe(200);
+    expect(unlocked.body.readonly).toBe(false);
+    expect((await server.put(`/api/roles/${mine._id}`, { name: 'Changed' })).body.name).toBe('Changed');
+    const plain = await create(server, '/api/roles', { name: 'Plain' });
+    expect(plain.readonly).toBe(false);
+    expect((await server.put(`/api/roles/${plain._id}`, { readonly: true })).body.readonly).toBe(true);
+    // GraphQL carries the field too.
+    const gql = await server.post('/graphql', { query: `mutation { roleUpdate(id: "${plain._id}", data: { name: "Plain two" }) { _id } }` });
+    expect(gql.body.errors[0].extensions.status).toBe(409);
   });
 
   it('without role:view a caller may only give users the child roles of their own role', async () => {
