@@ -6,9 +6,10 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
+import type { WatchedPage } from './helpers/browser-errors.ts';
 
 let app: AppUnderTest;
-let admin: Page & { errors: string[] };
+let admin: WatchedPage;
 const SUPPORT = { username: 'soporte1', password: 'Soporte-pass1', newPassword: 'Soporte-pass2', adminSet: 'Soporte-pass3', email: 'soporte1@acme.test' };
 
 beforeAll(async () => {
@@ -43,6 +44,7 @@ describe.sequential('console', () => {
     await app.screenshot(admin, 'login');
     await admin.getByTestId('login-username').fill('admin');
     await admin.getByTestId('login-password').fill('wrong-password');
+    admin.expectErrors(/status of 401 \(Unauthorized\) \(http:\/\/[^)]*\/api\/auth\/login\)/);
     await admin.getByTestId('login-submit').click();
     await admin.getByTestId('form-error').waitFor();
     expect(await admin.getByTestId('form-error').textContent()).toContain('Credenciales inválidas');
@@ -110,19 +112,26 @@ describe.sequential('console', () => {
     await app.signIn(page, SUPPORT.username, SUPPORT.password);
     await page.getByTestId('gallery').waitFor();
     const visible = await page.locator('[data-testid^="menu-item-"]').evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-testid')));
-    expect(visible.sort()).toEqual(['menu-item-bot', 'menu-item-contact', 'menu-item-conversation'].sort());
-    expect(await page.getByTestId('menu-group-admin').count()).toBe(0);
+    // A tile for every entity the role may view: API keys too (userApiKey:manage), in the Admin group.
+    expect(visible.sort()).toEqual(['menu-item-bot', 'menu-item-contact', 'menu-item-conversation', 'menu-item-userApiKey'].sort());
+    expect(await page.getByTestId('menu-group-admin').count()).toBe(1);
     await app.screenshot(page, 'home-limited');
 
+    // bot:manage alone writes: Crear is offered (the server's rule: manage implies create).
     await go(page, '/crud/bot');
     await page.getByRole('heading', { name: 'Bots' }).waitFor();
+    await page.getByRole('button', { name: 'Crear' }).waitFor();
+    // A page the role does not allow says so, and the user stays signed in where they asked to go.
     for (const forbidden of ['/crud/user', '/settings', '/crud/knowledge']) {
       await go(page, forbidden);
-      await page.waitForURL((url) => url.pathname === '/login');
-      expect(new URL(page.url()).searchParams.get('redirect')).toBe(forbidden);
-      // Signed in: the login route shows the profile card instead of the form.
-      await page.getByTestId('profile-card').waitFor();
+      await page.getByTestId('no-permission').waitFor();
+      expect(new URL(page.url()).pathname).toBe(forbidden);
+      expect(await page.getByTestId('no-permission').innerText()).toContain('Tu rol no permite abrir esta página');
     }
+    await app.screenshot(page, 'no-permission');
+    await go(page, '/login');
+    // Signed in: the login route shows the profile card instead of the form.
+    await page.getByTestId('profile-card').waitFor();
     expect(await page.getByTestId('profile-tenant').textContent()).toBe('Acme');
     expect(await page.getByTestId('profile-role').textContent()).toBe('Soporte');
     await app.screenshot(page, 'login-signed-in');
@@ -142,7 +151,6 @@ describe.sequential('console', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     expect(await page.evaluate(() => localStorage.getItem('forja.auth'))).toBeNull();
     await app.signIn(page, SUPPORT.username, SUPPORT.newPassword);
-    expect(page.errors).toEqual([]);
     await page.context().close();
   });
 
@@ -279,6 +287,5 @@ describe.sequential('console', () => {
     await admin.getByTestId('theme-switch').click();
     await admin.getByTestId('language-switch').getByText('ES').click();
     await admin.getByRole('heading', { name: 'Inicio' }).waitFor();
-    expect(admin.errors).toEqual([]);
   });
 });

@@ -6,9 +6,8 @@ import { crudRoundTrip } from './helpers/crud-round-trip.ts';
 let app: AppUnderTest;
 
 beforeAll(async () => {
-  // Read by the Vite process the helper starts (this file runs in its own worker).
-  process.env.VITE_TRANSPORT = 'graphql';
-  app = await startApp();
+  // A console built for the GraphQL transport (VITE_TRANSPORT is read at build time).
+  app = await startApp({ consoleEnv: { VITE_TRANSPORT: 'graphql' } });
 });
 
 afterAll(async () => {

@@ -66,7 +66,14 @@ async function waitFor(url: string, timeoutMs: number, child: ChildProcess, log:
   throw new Error(`${url} did not come up within ${timeoutMs} ms\n${log()}`);
 }
 
-export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promise<AppUnderTest> {
+export interface StartOptions {
+  /** Server environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Console build-time environment (e.g. VITE_TRANSPORT): the console is then built for this app alone. */
+  consoleEnv?: NodeJS.ProcessEnv;
+}
+
+export async function startApp(options: StartOptions = {}): Promise<AppUnderTest> {
   const children: ChildProcess[] = [];
   const contexts: Array<{ close(): Promise<void> }> = [];
   const start = (args: string[], env: NodeJS.ProcessEnv) => {
@@ -81,6 +88,8 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
     return { child, log: () => output };
   };
 
+  /** Folders this app made for itself (a console built for it alone), removed by stop(). */
+  const ownDirs: string[] = [];
   const apiPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-e2e-'));
   const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -91,7 +100,8 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
   if (process.env.E2E_CONSOLE !== 'dev') {
     // As in production (npm start): `node dist-server/main.mjs` serving the built console, with
     // its headers, caching and pre-compressed assets.
-    const distDir = inject('e2eDistDir') ?? buildConsole();
+    const distDir = inject('e2eDistDir') && !options.consoleEnv ? inject('e2eDistDir')! : buildConsole(options.consoleEnv);
+    if (distDir !== inject('e2eDistDir')) ownDirs.push(distDir);
     const bundle = inject('e2eServerBundle') ?? (await buildServerBundle());
     api = start([bundle], { ...apiEnv, DIST_DIR: distDir });
     webUrl = `http://localhost:${apiPort}`;
@@ -99,7 +109,7 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
   } else {
     const webPort = await freePort();
     api = start(['--import', 'tsx', 'server/main.ts'], apiEnv);
-    const web = start(['node_modules/vite/bin/vite.js', '--port', String(webPort), '--strictPort'], { PORT: String(apiPort) });
+    const web = start(['node_modules/vite/bin/vite.js', '--port', String(webPort), '--strictPort'], { PORT: String(apiPort), ...options.consoleEnv });
     webUrl = `http://localhost:${webPort}`;
     await waitFor(`${apiUrl}/api/health`, 60_000, api.child, api.log);
     await waitFor(webUrl, 60_000, web.child, web.log);
@@ -163,7 +173,7 @@ export async function startApp(options: { env?: NodeJS.ProcessEnv } = {}): Promi
           }
         }
       }
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      for (const dir of [dataDir, ...ownDirs]) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
   return app;

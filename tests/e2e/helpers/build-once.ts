@@ -17,10 +17,10 @@ declare module 'vitest' {
 
 const root = path.resolve(import.meta.dirname, '../../..');
 
-/** `vite build` of the console into a fresh temp folder; returns the folder. */
-export function buildConsole(): string {
+/** `vite build` of the console into a fresh temp folder (build-time env such as VITE_TRANSPORT); returns the folder. */
+export function buildConsole(env: NodeJS.ProcessEnv = {}): string {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-e2e-console-'));
-  const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: root, encoding: 'utf8' });
+  const built = spawnSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--outDir', outDir, '--emptyOutDir'], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
   if (built.status !== 0) throw new Error(`vite build failed\n${built.stdout}\n${built.stderr}`);
   return outDir;
 }

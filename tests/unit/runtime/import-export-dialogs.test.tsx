@@ -38,7 +38,7 @@ async function chooseFileAndCheck() {
 
 describe('ImportDialog report', () => {
   it('interpolates each reason with the parameters the server sends (no raw {{min}})', async () => {
-    openDialog(async () => ({
+    openDialog(async (): Promise<ImportReport> => ({
       dryRun: true, total: 3, valid: 0, invalid: 3, created: 0,
       errors: [
         { row: 1, field: 'name', reason: 'validation.maxLength', params: { max: 80 } },
