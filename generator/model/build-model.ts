@@ -252,6 +252,12 @@ function buildStorage(m: Manifest, fields: FieldModel[], scope: EntityModel['sco
     if (field.indexed || field.filterable) indexes.set(field.name, [field.name, 'createdAt']);
     else if (field.sortable || field.validation.unique) indexes.set(field.name, [field.name]);
   }
+  // The list's default order (conversations by last update) is read in index order too, within a tenant as well.
+  const sortField = m.table?.defaultSort?.field;
+  if (sortField && sortField !== 'createdAt') {
+    if (!indexes.has(sortField)) indexes.set(sortField, [sortField]);
+    if (tenantColumn) indexes.set(`${tenantColumn}+${sortField}`, [tenantColumn, sortField]);
+  }
   const indexList: IndexModel[] = [...indexes.values()].map((columns) => ({ name: `idx_${m.dbTable}_${columns.join('_')}`, columns }));
   return { table: m.dbTable, columns, indexes: indexList, tenantColumn };
 }

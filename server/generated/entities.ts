@@ -3816,6 +3816,19 @@ export const entities: EntityModelMap = {
             "bot",
             "createdAt"
           ]
+        },
+        {
+          "name": "idx_conversations_updatedAt",
+          "columns": [
+            "updatedAt"
+          ]
+        },
+        {
+          "name": "idx_conversations_tenant_updatedAt",
+          "columns": [
+            "tenant",
+            "updatedAt"
+          ]
         }
       ],
       "tenantColumn": "tenant"
