@@ -62,6 +62,10 @@ describe('assigning roles: only roles within the caller\'s own permissions', () 
     const body = newUser(adminRole._id);
     const gql = await graphql(hr.token, 'mutation($d: UserInput!) { userCreate(data: $d) { _id } }', { d: body });
     expect(gql.errors?.[0]?.extensions?.status).toBe(403);
+    // Forty attempts at once while /api/health keeps answering within 300 ms.
+    const burst = Promise.all(Array.from({ length: 40 }, () => hr.client.post('/api/users', newUser(adminRole._id))));
+    await healthFast();
+    expect((await burst).every((r) => r.status === 403)).toBe(true);
     expect(await usernames()).toEqual(before);
     // A role within the caller's permissions is fine.
     expect((await hr.client.post('/api/users', newUser(userRole._id))).status).toBe(201);
@@ -82,6 +86,16 @@ describe('assigning roles: only roles within the caller\'s own permissions', () 
     // The caller cannot promote itself either.
     expect((await hr.client.put(`/api/users/${hr.user._id}`, { role: adminRole._id })).status).toBe(403);
     expect((await server.get(`/api/users/${hr.user._id}`)).body.role._id).toBe(hr.role._id);
+  });
+
+  it('the import path (entity service prepareInsert) runs the same rule', async () => {
+    const hr = await userWith(server, ['user:create', 'role:view', ...USER_PERMS]);
+    const context = { userId: hr.user._id, tenantId: null, roleId: hr.role._id, permissions: hr.role.permissions };
+    const service = server.forja.service;
+    await expect(service.prepareInsert(service.runtime('user'), context, newUser(adminRole._id))).rejects.toMatchObject({ statusCode: 403 });
+    await expect(service.prepareInsert(service.runtime('role'), context, { name: 'Imported', permissions: ['*'] })).rejects.toMatchObject({ statusCode: 403 });
+    const ok = await service.prepareInsert(service.runtime('user'), context, newUser(userRole._id));
+    expect(ok.ok).toBe(true);
   });
 
   it('manage implies view/create/update/delete when comparing: user:manage may hand out a user:view role', async () => {
