@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { entities } from '../generated/entities.ts';
 
 export const TOKEN_VERSIONS_TABLE = 'user_token_versions';
 
@@ -37,13 +38,16 @@ export class TokenVersions {
   /** Ends every token of the user issued so far, except `keepToken` when given. */
   async revoke(userId: string, keepToken: string | null = null): Promise<void> {
     const keepTokenHash = keepToken ? tokenHash(keepToken) : null;
-    // One statement, so two changes racing both count (no read-modify-write).
-    await this.database.run(
+    // An upsert, so two changes racing both count (no read-modify-write). The user row is
+    // touched in the same transaction: only entity tables notify other instances (PostgreSQL
+    // change feed), whose caller caches must drop the old version at once.
+    await this.database.runAll([
       this.database.kysely
         .insertInto(TOKEN_VERSIONS_TABLE)
         .values({ userId, version: 1, keepTokenHash })
         .onConflict((oc) => oc.column('userId').doUpdateSet({ version: sql`${sql.ref(`${TOKEN_VERSIONS_TABLE}.version`)} + 1`, keepTokenHash }))
         .compile(),
-    );
+      this.database.kysely.updateTable(entities.user.storage.table).set({ updatedAt: new Date().toISOString() }).where('_id', '=', userId).compile(),
+    ]);
   }
 }
