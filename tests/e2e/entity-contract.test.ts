@@ -154,14 +154,33 @@ const SEED_RECORD: Record<string, () => Promise<{ rowText: string }>> = {
   },
 };
 
+/**
+ * Records every request body the console sends: ky hands fetch a Request whose body is a stream,
+ * which Chromium's request events do not expose, so fetch itself is wrapped (test page only).
+ */
+async function recordSentBodies(p: Page): Promise<void> {
+  await p.addInitScript(() => {
+    const sent: Array<{ method: string; url: string; body: string }> = [];
+    (window as unknown as { __sent: typeof sent }).__sent = sent;
+    const original = window.fetch.bind(window);
+    window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      if (request.method !== 'GET') sent.push({ method: request.method, url: request.url, body: await request.clone().text() });
+      return original(request);
+    };
+  });
+}
+
 async function captureBody(p: Page, method: string, basePath: string, action: () => Promise<void>): Promise<{ request: Request; body: Json }> {
   const [request] = await Promise.all([
     p.waitForRequest((r) => r.method() === method && new URL(r.url()).pathname.startsWith(basePath)),
     action(),
   ]);
   const response = await request.response();
-  expect(response?.status(), `${method} ${request.url()} answered ${response?.status()}: ${await response?.text()}`).toBeLessThan(300);
-  return { request, body: (request.postDataJSON() as Json | null) ?? {} };
+  const status = response?.status() ?? 0;
+  if (status >= 300 || status === 0) throw new Error(`${method} ${request.url()} answered ${status}: ${await response?.text().catch(() => '')}`);
+  const sent = await p.evaluate(([m, url]) => (window as unknown as { __sent: Array<{ method: string; url: string; body: string }> }).__sent.filter((entry) => entry.method === m && entry.url === url).at(-1)?.body ?? '', [method, request.url()] as const);
+  return { request, body: sent ? (JSON.parse(sent) as Json) : {} };
 }
 
 async function findRow(p: Page, model: ClientEntityModel, text: string): Promise<Locator> {
@@ -194,6 +213,7 @@ beforeAll(async () => {
   await made('knowledge', '/api/knowledge', { name: 'E2E Contract Knowledge', toolDescription: 'd', maxResults: 5, scoreThreshold: 0.5 }, 'E2E Contract Knowledge');
   await made('tenant', '/api/tenants', { name: 'E2E Contract Tenant' }, 'E2E Contract Tenant');
   page = await app.newPage();
+  await recordSentBodies(page);
   await app.signIn(page);
 });
 
