@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { MAX_CHUNK_OUTPUT_CHARS, MAX_CHUNK_REQUEST_LENGTH, MAX_CHUNKS } from '../../server/rag/chunk/chunk-text.ts';
+import { MAX_MARKUP_BYTES } from '../../server/rag/parse/parse-file.ts';
 import { MAX_ZIP_ENTRIES, MAX_ZIP_ENTRY_BYTES, MAX_ZIP_RATIO, MAX_ZIP_TOTAL_BYTES } from '../../server/rag/parse/decompression-guard.ts';
 
 /**
@@ -154,6 +155,22 @@ describe('parse-file refuses decompression bombs', () => {
     expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
     const ok = await parse('despues.docx', docx({ name: 'word/document.xml', data: documentXml('Sigue funcionando') }));
     expect(ok.body.content).toContain('Sigue funcionando');
+  });
+});
+
+describe('parse-file input sizes', () => {
+  it(`HTML and Markdown over ${MAX_MARKUP_BYTES} bytes are a 413 naming the limit; a large plain text is read`, async () => {
+    const html = Buffer.from(`<html><body>${'<p>párrafo de prueba</p>'.repeat(Math.ceil(MAX_MARKUP_BYTES / 20))}</body></html>`);
+    const refusedHtml = await parse('grande.html', html);
+    expect(refusedHtml.status, refusedHtml.text).toBe(413);
+    expect(refusedHtml.body).toMatchObject({ i18nMessage: 'error.rag.tooLarge' });
+    expect(refusedHtml.body.message).toContain(String(MAX_MARKUP_BYTES));
+    const refusedMd = await parse('grande.md', Buffer.from('## Título\n\nTexto **fuerte**.\n\n'.repeat(Math.ceil(MAX_MARKUP_BYTES / 25))));
+    expect(refusedMd.status, refusedMd.text).toBe(413);
+    const text = await parse('grande.txt', Buffer.from('línea  de\ttexto \n\n\n'.repeat(300_000)));
+    expect(text.status, text.text).toBe(200);
+    expect(text.body.content.startsWith('línea de texto\n\nlínea de texto')).toBe(true);
+    expect(text.body.content).not.toMatch(/\n{3}|  |\t/);
   });
 });
 

@@ -4,7 +4,7 @@ import { docxToText } from './docx-to-text.ts';
 import { htmlToText } from './html-to-text.ts';
 import { markdownToText } from './markdown-to-text.ts';
 import { pdfToText } from './pdf-to-text.ts';
-import { tidyText } from './tidy-text.ts';
+import { tidyTextYielding } from './tidy-text.ts';
 
 export type FileParser = (bytes: Uint8Array, charset?: string) => Promise<string> | string;
 
@@ -14,7 +14,8 @@ export const fileParsers: Record<FileType, FileParser> = {
   docx: docxToText,
   html: (bytes, charset) => htmlToText(decodeText(bytes, charset ?? metaCharset(bytes))),
   markdown: (bytes, charset) => markdownToText(decodeText(bytes, charset)),
-  text: (bytes, charset) => tidyText(decodeText(bytes, charset)),
+  // Large plain texts are tidied in slices so other requests keep being served.
+  text: (bytes, charset) => tidyTextYielding(decodeText(bytes, charset)),
 };
 
 /** <meta charset="..."> or http-equiv content type within the first KB, as browsers look. */

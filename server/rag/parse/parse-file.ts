@@ -5,6 +5,15 @@ import { detectFileType, fromHints, type FileType } from './detect-file-type.ts'
 import { checkPdfStreams, checkZipArchive } from './decompression-guard.ts';
 import { fileParsers } from './file-parsers.ts';
 
+/**
+ * Largest HTML or Markdown document read (parse-file, parse-url, training): their parsers
+ * (cheerio, marked) run on the main thread, close to 1 s per MB of dense HTML on the reference
+ * machine (tests/bench/limits.bench.ts), so larger ones are a 413 rather than seconds of a stalled
+ * server. 512 KB is far above a typical page's HTML. Plain text, DOCX and PDF have no such cap
+ * (plain text is tidied in yielding slices; DOCX and PDF are read in a worker thread).
+ */
+export const MAX_MARKUP_BYTES = 512 * 1024;
+
 /** Same as the server's default upload limit (MAX_UPLOAD_BYTES). */
 export const DEFAULT_MAX_FILE_BYTES = 25 * 1024 * 1024;
 
@@ -28,6 +37,9 @@ export async function parseDocument(
       throw new RagError('unreadableFile', `The file is named or declared as ${claimed} but its content is not a valid ${claimed}`);
     }
     throw new RagError('unsupportedType', 'Unsupported file type: only PDF, DOCX, HTML, Markdown and plain text can be read');
+  }
+  if ((detected === 'html' || detected === 'markdown') && bytes.byteLength > MAX_MARKUP_BYTES) {
+    throw new RagError('tooLarge', `The ${detected === 'html' ? 'HTML' : 'Markdown'} document is ${bytes.byteLength} bytes; at most ${MAX_MARKUP_BYTES} are read (plain text, Word and PDF may be larger)`);
   }
   // Decompression bombs are refused before a parser inflates anything (decompression-guard.ts).
   if (detected === 'docx') await checkZipArchive(bytes);
