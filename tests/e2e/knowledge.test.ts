@@ -22,12 +22,8 @@ const SOURCE_TEXT = [
 describe('knowledge in Chromium', () => {
   it('creates a source from text, chunks and edits it, trains a knowledge base and searches it', async () => {
     const page = await app.newPage();
+    await app.signIn(page);
     await page.goto(`${app.webUrl}/crud/knowledgesource`);
-    await page.waitForLoadState('networkidle');
-    if (new URL(page.url()).pathname === '/login') {
-      await app.signIn(page);
-      await page.goto(`${app.webUrl}/crud/knowledgesource`);
-    }
     await page.getByRole('heading', { name: 'Fuentes de conocimiento' }).waitFor();
 
     // Source from text: type, source text, copy, recursive chunk.

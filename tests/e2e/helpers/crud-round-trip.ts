@@ -1,12 +1,11 @@
-import { expect } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { AppUnderTest } from './app-under-test.ts';
 
 /** Signs in, then creates, edits and deletes a bot trace status through the generic CRUD page. */
 export async function crudRoundTrip(app: AppUnderTest, page: Page & { errors: string[] }): Promise<void> {
   await page.goto(`${app.webUrl}/`);
-  // Signed-out visitors are sent to /login?redirect=/ by the route guard.
-  await page.waitForLoadState('networkidle');
+  // Signed-out visitors are sent to /login?redirect=/ by the route guard: wait for either screen.
+  await page.locator('[data-testid="gallery"], [data-testid="login-username"]').first().waitFor();
   if (new URL(page.url()).pathname === '/login') await app.signIn(page);
   await page.getByRole('link', { name: 'Estados de traza' }).click();
   await page.getByRole('heading', { name: 'Estados de traza' }).waitFor();
