@@ -68,6 +68,7 @@ export async function submitCrudDialog(state: CrudDialogState, data: EntityRecor
     deps.dispatch({
       type: 'submitFailed',
       error: serverMessage ?? FAILURE_KEYS[operation],
+      errorParams: serverMessage && isApiError(error) ? error.params : {},
       fieldErrors: isApiError(error) ? error.inputErrors : {},
     });
     return null;

@@ -12,6 +12,8 @@ export interface CrudDialogState {
   loading: boolean;
   /** General error: an i18n key or the server's message. */
   error: string | null;
+  /** Values for the error key's placeholders (a 409's {count}). */
+  errorParams: Record<string, unknown>;
   /** Server input errors by field path. */
   fieldErrors: Record<string, string[]>;
   /** The last finished operation's outcome. */
@@ -22,7 +24,7 @@ export type CrudDialogAction =
   | { type: 'open'; operation: CrudOperation; row?: EntityRecord | null; model: ClientEntityModel }
   | { type: 'submitStarted' }
   | { type: 'submitSucceeded'; result: CrudResult }
-  | { type: 'submitFailed'; error: string; fieldErrors: Record<string, string[]> }
+  | { type: 'submitFailed'; error: string; errorParams?: Record<string, unknown>; fieldErrors: Record<string, string[]> }
   | { type: 'close' };
 
 export const initialCrudDialogState: CrudDialogState = {
@@ -30,6 +32,7 @@ export const initialCrudDialogState: CrudDialogState = {
   record: null,
   loading: false,
   error: null,
+  errorParams: {},
   fieldErrors: {},
   result: null,
 };
@@ -42,16 +45,17 @@ export function crudDialogReducer(state: CrudDialogState, action: CrudDialogActi
         record: action.operation === 'create' || !action.row ? {} : prepareRecord(action.model, action.row),
         loading: false,
         error: null,
+        errorParams: {},
         fieldErrors: {},
         result: null,
       };
     case 'submitStarted':
-      return { ...state, loading: true, error: null, fieldErrors: {} };
+      return { ...state, loading: true, error: null, errorParams: {}, fieldErrors: {} };
     case 'submitSucceeded':
       return { ...initialCrudDialogState, result: action.result };
     case 'submitFailed':
       // The dialog stays open so the user can correct and retry.
-      return { ...state, loading: false, error: action.error, fieldErrors: action.fieldErrors };
+      return { ...state, loading: false, error: action.error, errorParams: action.errorParams ?? {}, fieldErrors: action.fieldErrors };
     case 'close':
       return { ...initialCrudDialogState, result: 'canceled' };
     default:

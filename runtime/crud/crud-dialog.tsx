@@ -46,7 +46,7 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
         <Stack>
           {state.error && (
             <Alert color="red" role="alert">
-              {t(state.error)}
+              {t(state.error, state.errorParams)}
             </Alert>
           )}
           {operation === 'delete' && <Text>{t('crud.confirmDelete')}</Text>}

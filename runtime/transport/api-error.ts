@@ -12,6 +12,8 @@ export interface ServerErrorBody {
   i18nMessage?: string;
   error?: string;
   inputErrors?: InputError[];
+  /** Values for the i18nMessage's placeholders (e.g. {count} of error.roleInUse). */
+  i18nParams?: Record<string, unknown>;
 }
 
 /**
@@ -29,6 +31,8 @@ export class ApiError extends Error {
     /** Reasons grouped by field path. */
     readonly inputErrors: Record<string, string[]>,
     readonly body: unknown = null,
+    /** Values for the message's placeholders, when the message is a key that has them. */
+    readonly params: Record<string, unknown> = {},
   ) {
     super(message);
   }

@@ -31,7 +31,8 @@ function fromHttp(status: number, body: unknown): ApiError {
       return new ApiError('error.validation', 'validation', status, inputErrors, body);
     }
     const message = firstText(payload.i18nMessage, payload.message, payload.error) ?? 'error.client';
-    return new ApiError(message, 'client', status, {}, body);
+    const params = payload.i18nParams && typeof payload.i18nParams === 'object' && !Array.isArray(payload.i18nParams) ? payload.i18nParams : {};
+    return new ApiError(message, 'client', status, {}, body, message === payload.i18nMessage ? params : {});
   }
   if (status >= 500 && status < 600) return new ApiError('error.server', 'server', status, inputErrors, body);
   return new ApiError('error.unknown', 'unknown', status, {}, body);

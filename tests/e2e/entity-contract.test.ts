@@ -311,4 +311,18 @@ describe('the permission rule in the console', () => {
     await expect(app.api('POST', '/api/bots', { name: 'x', description: 'x', systemPrompt: 'x', systemPromptWithKnowledge: 'x' }, viewerToken)).rejects.toThrow(/403/);
     await viewer.close();
   });
+
+  it('deleting a role still in use is refused in the dialog, saying how many records use it', async () => {
+    const role = await app.api<Json>('POST', '/api/roles', { name: 'E2E Busy Role', permissions: ['bot:view'] }, token);
+    await app.api('POST', '/api/users', { name: 'Busy User', username: 'busy', password: 'Busy-Pass-123', email: 'busy@example.com', phone: '600000124', role: role._id, active: true }, token);
+    await openPage(entities.role);
+    const row = await findRow(page, entities.role, 'E2E Busy Role');
+    page.expectErrors(/status of 409 \(Conflict\).*\/api\/roles\/|ApiError: error\.roleInUse/);
+    await row.getByRole('button', { name: t('crud.delete') }).click();
+    await dialogOf(page).getByRole('button', { name: t('crud.delete'), exact: true }).click();
+    await dialogOf(page).getByRole('alert').getByText(t('error.roleInUse').replace('{{count}}', '1')).waitFor();
+    await app.screenshot(page, 'role-in-use', { fullPage: false });
+    await dialogOf(page).getByRole('button', { name: t('crud.cancel') }).click();
+    await findRow(page, entities.role, 'E2E Busy Role');
+  });
 });

@@ -32,6 +32,13 @@ describe('toApiError (spec §8)', () => {
     expect(toApiError({ kind: 'http', status: 400, body: { inputErrors: [] } }).message).toBe('error.client');
   });
 
+  it('keeps the i18nMessage\'s placeholder values (a 409\'s count), never for a plain message', () => {
+    const inUse = toApiError({ kind: 'http', status: 409, body: { message: 'Role "X" is used by 3 records', i18nMessage: 'error.roleInUse', i18nParams: { count: 3 } } });
+    expect([inUse.message, inUse.params]).toEqual(['error.roleInUse', { count: 3 }]);
+    expect(toApiError({ kind: 'http', status: 409, body: { message: 'plain', i18nParams: { count: 3 } } }).params).toEqual({});
+    expect(toApiError({ kind: 'http', status: 409, body: { i18nMessage: 'k', i18nParams: ['x'] } }).params).toEqual({});
+  });
+
   it('5xx, aborted and timed-out calls are error.server', () => {
     expect(toApiError({ kind: 'http', status: 500, body: { message: 'boom' } }).message).toBe('error.server');
     expect(toApiError({ kind: 'http', status: 503, body: null }).message).toBe('error.server');
