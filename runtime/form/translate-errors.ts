@@ -31,6 +31,18 @@ export function schemaAtPath(schema: Schema, path: string): Schema | null {
 }
 
 /**
+ * The x-messages for a property path: the node's own, else (for an item of a list, e.g.
+ * ".ipv4.0") the list's, where the manifest puts the rules of array.string fields.
+ */
+function messagesAt(schema: Schema, path: string): Record<string, string> {
+  const own = schemaAtPath(schema, path)?.['x-messages'] as Record<string, string> | undefined;
+  if (own) return own;
+  const segments = path.split('.').filter(Boolean);
+  if (segments.length > 1 && /^\d+$/.test(segments.at(-1)!)) return messagesAt(schema, segments.slice(0, -1).join('.'));
+  return {};
+}
+
+/**
  * Replaces AJV's English messages with the field's x-messages key for the failed rule, translated
  * with {{min}} / {{max}} from the rule's limit; unknown rules say validation.invalidValue.
  */
@@ -41,7 +53,7 @@ export function createErrorTransformer(schema: Schema, translate: (key: string, 
       .filter((error) => error.name !== 'if')
       .map((error) => {
         const rule = error.name === 'type' && (schemaAtPath(schema, error.property ?? '')?.type === 'integer') ? 'integer' : RULE_BY_KEYWORD[error.name ?? ''];
-        const messages = (schemaAtPath(schema, error.property ?? '')?.['x-messages'] as Record<string, string> | undefined) ?? {};
+        const messages = messagesAt(schema, error.property ?? '');
         const key = (rule && messages[rule]) ?? (rule === 'required' ? 'validation.required' : 'validation.invalidValue');
         const limit = (error.params as { limit?: unknown } | undefined)?.limit;
         const message = translate(key, { min: limit, max: limit });

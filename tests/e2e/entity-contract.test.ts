@@ -325,4 +325,26 @@ describe('the permission rule in the console', () => {
     await dialogOf(page).getByRole('button', { name: t('crud.cancel') }).click();
     await findRow(page, entities.role, 'E2E Busy Role');
   });
+
+  it('checks IPv4 and IPv6 entries as the user leaves them, with the manifest\'s message, and only that field', async () => {
+    await openPage(entities.userApiKey);
+    await page.getByRole('button', { name: t('crud.create') }).first().click();
+    const dialog = dialogOf(page);
+    for (const [field, bad, good, message] of [['ipv4', '999.1.1.1', '10.0.0.1', 'validation.invalidIpv4'], ['ipv6', 'fe80::zz', '2001:db8::1', 'validation.invalidIpv6']] as const) {
+      await dialog.getByRole('button', { name: t('form.add') }).nth(field === 'ipv4' ? 0 : 1).click();
+      const entry = dialog.locator(`input[id="root_${field}_0"]`);
+      await entry.fill(bad);
+      await expect.poll(() => dialog.getByText(t(message)).count()).toBe(0);
+      await entry.press('Tab');
+      await dialog.getByText(t(message)).first().waitFor();
+      await entry.fill(good);
+      await entry.press('Tab');
+      await dialog.getByText(t(message)).first().waitFor({ state: 'detached' });
+      if (field === 'ipv4') await entry.fill(bad), await entry.press('Tab');
+    }
+    // Untouched required fields are not flagged on blur; the submit checks them all.
+    expect(await dialog.getByText(t('validation.required')).count()).toBe(0);
+    await app.screenshot(page, 'api-key-ip-on-blur', { fullPage: false });
+    await dialog.getByRole('button', { name: t('crud.cancel') }).click();
+  });
 });
