@@ -70,6 +70,7 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
     // The server-wide NUL check (server/http/reject-nul-bytes.ts) leaves /graphql to this one, so
     // the refusal arrives as a GraphQL error with the error shape in its extensions.
     scope.addHook('preValidation', async (request) => {
+      if (request.routeOptions.url !== '/graphql') return; // GraphiQL's static files read no input
       const paths = requestNulBytePaths(request);
       if (paths.length > 0) throw toGraphqlError(nulByteError(paths), 400);
     });

@@ -46,12 +46,17 @@ export function nulByteError(paths: string[]): HttpError {
  * U+0000 in text or jsonb and answered 500; SQLite stored it and cut strings short in some
  * readers. Refusing (rather than stripping) keeps "bad input changes nothing" and tells the
  * caller which field was wrong instead of silently altering what they sent. `skip` leaves a
- * route to a check of its own (GraphQL answers in its own error format).
+ * route to a check of its own: /graphql checks in its own error format, and GraphiQL's static
+ * files (same scope, so mercurius's error handler) read no input.
  */
-export function rejectNulBytes(app: FastifyInstance, skip: (url: string) => boolean = (url) => url.startsWith('/graphql')): void {
+export function rejectNulBytes(app: FastifyInstance, skip: (url: string) => boolean = isGraphqlScope): void {
   app.addHook('preValidation', async (request) => {
     if (skip(request.url)) return;
     const paths = requestNulBytePaths(request);
     if (paths.length > 0) throw nulByteError(paths);
   });
+}
+
+function isGraphqlScope(url: string): boolean {
+  return url.startsWith('/graphql') || url.startsWith('/graphiql');
 }
