@@ -1,15 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import type { RoutePermission } from '../http/authorizer.ts';
+import { routePermission } from '../entities/route-permission.ts';
+import { entities } from '../generated/entities.ts';
 import { badRequest, HttpError } from '../http/http-error.ts';
 import { isPlainObject } from '../entities/entity-validator.ts';
 import { publicSetting, type SettingsStore } from './settings-store.ts';
 
-const VIEW: RoutePermission = { entity: 'setting', action: 'view', permission: 'setting:view', alternatives: ['setting:manage'] };
-const UPDATE: RoutePermission = { entity: 'setting', action: 'update', permission: 'setting:manage', alternatives: [] };
+// The entity's one permission rule (shared/permissions), as the console applies it too.
+const VIEW: RoutePermission = routePermission(entities.setting!, 'view');
+const UPDATE: RoutePermission = routePermission(entities.setting!, 'update');
 
 /**
  * Spec §7 Settings (the entity is `provider: custom`, so these replace the generic routes).
- * Reads need setting:view or setting:manage; changing a value needs setting:manage. Password
+ * Reads need setting:view or setting:manage; changing a value setting:update or setting:manage. Password
  * values never leave the server in clear.
  */
 export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStore): void {
