@@ -347,4 +347,27 @@ describe('the permission rule in the console', () => {
     await app.screenshot(page, 'api-key-ip-on-blur', { fullPage: false });
     await dialog.getByRole('button', { name: t('crud.cancel') }).click();
   });
+
+  it('any role but the seeded Admin can be locked read-only and unlocked again', async () => {
+    await app.api('POST', '/api/roles', { name: 'E2E Lockable', permissions: ['bot:view'], readonly: true }, token);
+    await openPage(entities.role);
+    const row = await findRow(page, entities.role, 'E2E Lockable');
+    await row.getByRole('button', { name: t('crud.edit') }).click();
+    const dialog = dialogOf(page);
+    await dialog.getByTestId('role-readonly-warning').getByText(t('role.readonlyUnlockHint')).waitFor();
+    expect(await dialog.getByTestId('role-name').isEditable()).toBe(false);
+    await dialog.getByTestId('role-readonly').uncheck({ force: true });
+    const { body } = await captureBody(page, 'PUT', '/api/roles', () => dialog.getByRole('button', { name: t('crud.submit') }).click());
+    expect(body).toMatchObject({ name: 'E2E Lockable', readonly: false });
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    // Unlocked: editable again.
+    await (await findRow(page, entities.role, 'E2E Lockable')).getByRole('button', { name: t('crud.edit') }).click();
+    expect(await dialogOf(page).getByTestId('role-name').isEditable()).toBe(true);
+    await dialogOf(page).getByRole('button', { name: t('crud.cancel') }).click();
+    // The seeded Admin: locked for good, no switch to flip and nothing to save.
+    await (await findRow(page, entities.role, 'Admin')).getByRole('button', { name: t('crud.edit') }).click();
+    expect(await dialogOf(page).getByTestId('role-readonly').isDisabled()).toBe(true);
+    expect(await dialogOf(page).getByRole('button', { name: t('crud.submit') }).count()).toBe(0);
+    await dialogOf(page).getByRole('button', { name: t('crud.cancel') }).click();
+  });
 });

@@ -1,5 +1,5 @@
 import { useImperativeHandle, useMemo, useState } from 'react';
-import { Alert, Checkbox, Fieldset, Group, Loader, MultiSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Checkbox, Fieldset, Group, Loader, MultiSelect, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { refId } from '../../../runtime/crud/prepare-record.ts';
 import { api } from '../../session/session.ts';
 import { useTranslateMessage } from '../../identity/use-translate-message.ts';
 import { groupPermissions, normalisePermissions, roleNameError, GENERAL_GROUP } from './group-permissions.ts';
+import { isSeededAdminRole } from './seeded-admin-role.ts';
 
 const ids = (value: unknown): string[] =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : refId(item as Record<string, unknown>))).filter((id): id is string => Boolean(id)) : [];
@@ -25,6 +26,9 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
   const services = useRuntime();
   const lockedRole = initialData.readonly === true;
   const readOnly = operation === 'view' || operation === 'delete' || lockedRole;
+  // Any role but the seeded Admin can be locked, and a locked one unlocked (nothing else changes then).
+  const [locked, setLocked] = useState(lockedRole);
+  const lockEditable = (operation === 'create' || operation === 'edit') && !isSeededAdminRole(initialData);
   const [name, setName] = useState(String(initialData.name ?? ''));
   const [childRoles, setChildRoles] = useState<string[]>(() => ids(initialData.childRoles));
   const [permissions, setPermissions] = useState<string[]>(() => (Array.isArray(initialData.permissions) ? initialData.permissions.map(String) : []));
@@ -56,9 +60,9 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
         setTouched(true);
         return roleNameError(name) === null;
       },
-      getData: () => ({ name: name.trim(), childRoles, ...(canEditPermissions ? { permissions } : {}) }),
+      getData: () => ({ name: name.trim(), childRoles, ...(canEditPermissions ? { permissions } : {}), readonly: locked }),
     }),
-    [name, childRoles, permissions, canEditPermissions],
+    [name, childRoles, permissions, canEditPermissions, locked],
   );
 
   const toggle = (permission: string, checked: boolean) =>
@@ -68,7 +72,7 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
     <Stack id={id} data-testid="role-form">
       {lockedRole && (
         <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="role-readonly-warning">
-          {t('role.readonlyWarning')}
+          {t(lockEditable ? 'role.readonlyUnlockHint' : 'role.readonlyWarning')}
         </Alert>
       )}
       <TextInput
@@ -144,6 +148,14 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
           )}
         </Fieldset>
       )}
+      <Switch
+        label={t('field.role.readonly')}
+        description={t('hint.role.readonly')}
+        checked={locked}
+        disabled={!lockEditable}
+        onChange={(event) => setLocked(event.currentTarget.checked)}
+        data-testid="role-readonly"
+      />
     </Stack>
   );
 }

@@ -1,8 +1,9 @@
 import type { EntityOverrides } from '../../../runtime/overrides/override-registry.ts';
 import { lazyWithPreload } from '../../../runtime/lazy/lazy-with-preload.ts';
+import { isSeededAdminRole } from './seeded-admin-role.ts';
 
 export const roleOverrides: EntityOverrides = {
   form: lazyWithPreload(() => import('./role-form.tsx').then((module) => module.RoleForm)),
-  // Read-only roles show a warning and offer no submit (spec §3).
-  canSubmit: (record) => record.readonly !== true,
+  // Read-only roles show a warning (spec §3); their only change is unlocking, which the seeded Admin never allows.
+  canSubmit: (record) => !isSeededAdminRole(record),
 };
