@@ -6,8 +6,6 @@ import { emitFormValidator } from './emit-form-validator.ts';
 
 const OUT = 'src/generated';
 const MENU_GROUPS = ['home', 'bot', 'knowledge', 'chat', 'admin'] as const;
-// Spec §2: the whole Admin group shows only with user:manage, on top of each item's own permission.
-const GROUP_PERMISSIONS: Partial<Record<(typeof MENU_GROUPS)[number], string>> = { admin: 'user:manage' };
 
 /** The client model: the entity model without its storage details, which are the server's business. */
 function clientModel(model: EntityModel): Omit<EntityModel, 'storage'> {
@@ -62,14 +60,13 @@ function emitMenu(models: EntityModelMap): string {
   const groups = MENU_GROUPS.map((group) => ({
     group,
     label: `menu.group.${group}`,
-    permission: GROUP_PERMISSIONS[group] ?? null,
     items: Object.values(models)
       .filter((m) => m.menu?.group === group)
       .sort((a, b) => a.menu!.order - b.menu!.order || a.name.localeCompare(b.name))
       .map((m) => ({ entity: m.name, label: m.menu!.label, icon: m.menu!.icon, path: m.route!.path, permission: m.menu!.permission })),
   })).filter((g) => g.items.length > 0);
   return constModule(
-    "import type { EntityName } from './types.ts';\n\nexport interface MenuItem {\n  entity: EntityName;\n  label: string;\n  icon: string;\n  path: string;\n  permission: string;\n}\n\nexport interface MenuGroup {\n  group: 'home' | 'bot' | 'knowledge' | 'chat' | 'admin';\n  label: string;\n  /** Needed to see the group at all, besides each item's own permission. */\n  permission: string | null;\n  items: MenuItem[];\n}\n",
+    "import type { EntityName } from './types.ts';\n\nexport interface MenuItem {\n  entity: EntityName;\n  label: string;\n  icon: string;\n  path: string;\n  permission: string;\n}\n\nexport interface MenuGroup {\n  group: 'home' | 'bot' | 'knowledge' | 'chat' | 'admin';\n  label: string;\n  items: MenuItem[];\n}\n",
     'menuGroups',
     'MenuGroup[]',
     groups,
