@@ -12,8 +12,6 @@ export interface MenuItem {
 export interface MenuGroup {
   group: 'home' | 'bot' | 'knowledge' | 'chat' | 'admin';
   label: string;
-  /** Needed to see the group at all, besides each item's own permission. */
-  permission: string | null;
   items: MenuItem[];
 }
 
@@ -21,7 +19,6 @@ export const menuGroups: MenuGroup[] = [
   {
     "group": "knowledge",
     "label": "menu.group.knowledge",
-    "permission": null,
     "items": [
       {
         "entity": "book",
