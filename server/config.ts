@@ -1,4 +1,6 @@
 import path from 'node:path';
+import type { EmbeddingSettings, LlmSettings } from './llm/llm-settings.ts';
+import { readLlmSettings } from './llm/read-llm-settings.ts';
 
 /**
  * Server settings, read once from the environment at start-up.
@@ -82,4 +84,32 @@ function readTrustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
   if (raw === 'true') return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   return raw.split(',').map((a) => a.trim()).filter((a) => a !== '');
+}
+
+/**
+ * The environment's part of the runtime configuration (LLM, embeddings, RAG fetching, GraphQL),
+ * read once when the server is created. These are defaults: the Settings rows win where an
+ * administrator set them (server/config/resolve-runtime-config.ts).
+ *
+ * | Variable                | Default | Meaning                                                      |
+ * |-------------------------|---------|--------------------------------------------------------------|
+ * | LLM_* / EMBEDDING_*     | unset   | see server/llm/read-llm-settings.ts                          |
+ * | RAG_ALLOW_PRIVATE_URLS  | false   | `true`: parse-url and training may fetch private addresses   |
+ * | GRAPHQL_INTROSPECTION   | true    | `false` turns off GraphiQL and introspection at /graphql     |
+ */
+export interface EnvironmentDefaults {
+  llm: LlmSettings;
+  embedding: EmbeddingSettings;
+  allowPrivateUrls: boolean;
+  graphqlIntrospection: boolean;
+}
+
+export function loadEnvironmentDefaults(env: NodeJS.ProcessEnv = process.env): EnvironmentDefaults {
+  const { llm, embedding } = readLlmSettings(env);
+  return {
+    llm,
+    embedding,
+    allowPrivateUrls: env.RAG_ALLOW_PRIVATE_URLS?.trim().toLowerCase() === 'true',
+    graphqlIntrospection: env.GRAPHQL_INTROSPECTION?.trim() !== 'false',
+  };
 }

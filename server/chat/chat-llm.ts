@@ -1,24 +1,18 @@
-import type { Database } from '../db/database.ts';
+import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import { createLlmProvider } from '../llm/llm-provider-registry.ts';
 import type { LlmProvider } from '../llm/llm-provider.ts';
 import type { LlmSettings } from '../llm/llm-settings.ts';
-import { readLlmSettings } from '../llm/read-llm-settings.ts';
-import { settingsStoreFor } from '../settings/settings-store.ts';
 
 /**
- * The chat's language model: Settings (llm.provider, llm.baseUrl, llm.model, llm.apiKey,
- * llm.timeoutMs) where an administrator set them, else the LLM_* environment, else the offline
- * provider. Read per message (the settings store caches the table) so a change in Settings
- * applies to the next message without a restart; the provider itself is rebuilt only when the
- * effective settings change.
+ * The chat's language model, as the runtime configuration resolves it (Settings, then the LLM_*
+ * environment, then the offline provider: server/config/resolve-runtime-config.ts). Read per
+ * message so a change in Settings applies to the next message without a restart; the provider
+ * itself is rebuilt only when the effective settings change.
  */
 export class ChatLlm {
   #cached: { key: string; provider: LlmProvider } | null = null;
 
-  constructor(
-    private readonly database: Database,
-    private readonly env: NodeJS.ProcessEnv = process.env,
-  ) {}
+  constructor(private readonly readConfig: RuntimeConfigReader) {}
 
   async provider(): Promise<LlmProvider> {
     const settings = await this.settings();
@@ -30,17 +24,6 @@ export class ChatLlm {
   }
 
   async settings(): Promise<LlmSettings> {
-    const fromEnv = readLlmSettings(this.env).llm;
-    const store = settingsStoreFor(this.database);
-    const text = async (key: string) => (await store.getString(key))?.trim() || null;
-    const provider = await text('llm.provider');
-    return {
-      // 'auto' (the default) decides by the base URL, like an unset LLM_PROVIDER.
-      provider: (provider === 'auto' ? null : provider) ?? fromEnv.provider ?? null,
-      baseUrl: (await text('llm.baseUrl')) ?? fromEnv.baseUrl ?? null,
-      model: (await text('llm.model')) ?? fromEnv.model ?? null,
-      apiKey: (await text('llm.apiKey')) ?? fromEnv.apiKey ?? null,
-      timeoutMs: fromEnv.timeoutMs ?? (await store.getNumber('llm.timeoutMs')) ?? null,
-    };
+    return (await this.readConfig()).llm;
   }
 }

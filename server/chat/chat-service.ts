@@ -13,7 +13,7 @@ import { KeyedLocks } from './conversation-locks.ts';
 import type { ReactionInput, StartInput } from './chat-validation.ts';
 
 /** Where the retrieval index comes from (shared with the RAG routes when they expose one). */
-export type IndexSource = () => RetrievalIndex | null;
+export type IndexSource = () => Promise<RetrievalIndex | null>;
 
 /** Called with each piece of the answer as the model produces it (streaming). */
 export type DeltaListener = (text: string) => void;
@@ -155,7 +155,7 @@ export class ChatService {
 
   /** Fragments of the bot's knowledge base; a bot without a trained one has no knowledge. */
   private async retrieve(knowledgeId: string | null, query: string): Promise<{ results: SearchResult[]; hasKnowledge: boolean }> {
-    const index = this.index();
+    const index = await this.index();
     if (!knowledgeId || !index) return { results: [], hasKnowledge: false };
     const settings = await this.store.knowledgeSettings(knowledgeId);
     if (!settings) return { results: [], hasKnowledge: false };

@@ -11,8 +11,8 @@ import { chatRetrievalIndex } from './chat-retrieval-index.ts';
 export const registerChatFeature: ServerFeature = (app, deps: FeatureDependencies) => {
   const limits = readChatLimits();
   const store = new ChatStore(deps.database, deps.service);
-  const llm = new ChatLlm(deps.database);
-  const service = new ChatService(store, llm, chatRetrievalIndex(deps.database));
+  const llm = new ChatLlm(deps.runtimeConfig);
+  const service = new ChatService(store, llm, chatRetrievalIndex(deps.database, deps.runtimeConfig));
   registerChatRoutes(app, service, limits);
   registerAnalyticsRoutes(app, deps.database, deps.service);
 };

@@ -60,7 +60,7 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
   const identity = identityResolvers(app, deps.config.maxUploadBytes);
   Object.assign(Query, identity.Query);
   Object.assign(Mutation, identity.Mutation);
-  const introspection = process.env.GRAPHQL_INTROSPECTION !== 'false';
+  const introspection = (await deps.runtimeConfig()).graphqlIntrospection;
   const estimator = costEstimator(rootOperationKinds(entityOperationNames));
 
   // Own encapsulated context: GraphQL multipart requests (uploads) need their own body parser,

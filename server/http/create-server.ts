@@ -7,7 +7,8 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyCors from '@fastify/cors';
 import { Redis } from 'ioredis';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
-import type { ServerConfig } from '../config.ts';
+import { loadEnvironmentDefaults, type EnvironmentDefaults, type ServerConfig } from '../config.ts';
+import { createRuntimeConfigReader } from '../config/create-runtime-config-reader.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateEntities } from '../db/migrate-entities.ts';
 import { entities as generatedEntities } from '../generated/entities.ts';
@@ -49,6 +50,8 @@ export interface CreateServerOptions {
   identity?: Partial<IdentityConfig>;
   /** false silences logs (tests); default: pino at config.logLevel. */
   logger?: boolean;
+  /** LLM, embedding, RAG and GraphQL defaults; default: process.env, parsed on each read (server/config.ts). */
+  environment?: EnvironmentDefaults;
 }
 
 export interface ForjaServer {
@@ -103,6 +106,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   });
   const identity = createIdentity({ dataDir: config.dataDir, database, config: identityConfig });
   const settings = settingsStoreFor(database);
+  // The environment is parsed now (a bad LLM_TIMEOUT_MS stops the start) and again on each read,
+  // under the Settings rows (resolve-runtime-config.ts): tests change process.env between requests.
+  loadEnvironmentDefaults();
+  const runtimeConfig = createRuntimeConfigReader(database, options.environment ?? (() => loadEnvironmentDefaults()));
 
   const resolveContext = options.resolveContext ?? identity.resolveContext;
   app.decorateRequest('context', null as unknown as RequestContext);
@@ -141,7 +148,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const files = createFileServices({ app, config, database, service, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value });
   registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });
   registerFileRoutes(app, config.dataDir, files.uploads);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings, routes, enforce, exporter: files.exporter });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter });
   await registerConsole(app, config.distDir);
   return { app, database, service, identity, routes };
 }

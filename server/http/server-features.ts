@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { ServerConfig } from '../config.ts';
+import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
 import type { EntityService } from '../entities/entity-service.ts';
@@ -24,6 +25,8 @@ export interface FeatureDependencies {
   identity: Identity;
   /** Server-side Settings reader, e.g. settings.get('llm.model') (server/settings/README.md). */
   settings: SettingsStore;
+  /** LLM, embedding, RAG and GraphQL configuration: Settings over the environment, read per call (server/config). */
+  runtimeConfig: RuntimeConfigReader;
   /** Every route registered, with how it is protected (complete once the server is ready). */
   routes: RouteAccess[];
   /** The permission check the REST routes run, for transports with many operations per route. */

@@ -3,26 +3,24 @@ import type { EntityModel } from '../../generator/model/entity-model.ts';
 import { resolveInside } from '../files/resolve-inside.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import { HttpError } from '../http/http-error.ts';
+import type { RuntimeConfig } from '../config/resolve-runtime-config.ts';
 import type { FeatureDependencies } from '../http/server-features.ts';
-import { createEmbeddingProvider } from '../llm/create-embedding-provider.ts';
 import { createLlmProvider } from '../llm/llm-provider-registry.ts';
 import { LlmError } from '../llm/llm-error.ts';
 import { improveText, MAX_IMPROVE_LENGTH } from './api/improve-text.ts';
-import { readRagSettings, type RagSettings } from './api/rag-settings.ts';
 import { TrainingJobs } from './api/training-jobs.ts';
 import { chunkTextYielding } from './chunk/chunk-text.ts';
 import { parseStoredFile } from './parse/parse-file.ts';
 import { parseUrl } from './parse/parse-url.ts';
 import { RagError } from './rag-error.ts';
-import { createRetrievalIndex } from './search/create-retrieval-index.ts';
+import { configuredRetrievalIndex } from './search/configured-retrieval-index.ts';
 import { MAX_QUERY_LENGTH } from './search/index-input.ts';
-import type { RetrievalIndex } from './search/retrieval-index.ts';
 import { planTraining, type TrainingKnowledge, type TrainingProblem, type TrainingSource } from './train/plan-training.ts';
 import { TrainingRecord } from './train/training-record.ts';
 
 export interface RagFeatureOptions {
-  /** Default: Settings rows, then the environment (server/rag/api/rag-settings.ts). */
-  readSettings?: (database: FeatureDependencies['database']) => Promise<RagSettings>;
+  /** Default: the server's runtime configuration (Settings over the environment, server/config). */
+  readSettings?: () => Promise<RuntimeConfig>;
 }
 
 type Params = { Params: { id: string } };
@@ -36,14 +34,14 @@ type Params = { Params: { id: string } };
 export function createRagFeature(options: RagFeatureOptions = {}) {
   return async function registerRagFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
     const { service, config, database, entities } = deps;
-    const readSettings = () => (options.readSettings ?? readRagSettings)(database);
-    // One index per process on the server's database; hybrid when an embedding model is set (SQLite).
-    const startup = await readSettings();
-    const embedder = createEmbeddingProvider(startup.embedding, startup.llm);
-    const chosen = createRetrievalIndex(database, embedder);
-    const index: RetrievalIndex = chosen.index;
-    if (chosen.warning) app.log.warn(chosen.warning);
-    app.log.info({ retrieval: chosen.retrieval }, 'RAG index ready');
+    const readSettings = options.readSettings ?? deps.runtimeConfig;
+    // The index for the current embedding settings (hybrid when a model is set, on SQLite), rebuilt
+    // when they change in Settings; logged at start and on every change.
+    const currentIndex = configuredRetrievalIndex(database, readSettings, (chosen) => {
+      if (chosen.warning) app.log.warn(chosen.warning);
+      app.log.info({ retrieval: chosen.retrieval }, 'RAG index ready');
+    });
+    await currentIndex();
     const jobs = new TrainingJobs();
     const record = new TrainingRecord(database, service);
 
@@ -148,7 +146,9 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
             },
             parseUrl: async (url) => (await parseUrl(url, { allowPrivate: allowPrivateUrls })).content,
           });
-          let phase: 'embedding' | 'indexing' = embedder && !chosen.warning ? 'embedding' : 'indexing';
+          const chosen = await currentIndex();
+          const index = chosen.index;
+          let phase: 'embedding' | 'indexing' = chosen.embedder && !chosen.warning ? 'embedding' : 'indexing';
           let last = -1;
           const result = await index.replace(id, plan.chunks, ({ done, total }) => {
             // HybridIndex reports twice over 0..total: embeddings first, then the BM25 index.
@@ -176,7 +176,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
     app.get<Params>('/api/rag/status/:id', { config: viewKnowledge }, async (request) => {
       const knowledge = await loadKnowledge(request);
       const id = String(knowledge._id);
-      const stats = await index.stats(id);
+      const stats = await (await currentIndex()).index.stats(id);
       const job = jobs.get(id);
       const outcome = (knowledge.trainingState as string | null | undefined) ?? null;
       const stored = Array.isArray(knowledge.trainingProblems) ? (knowledge.trainingProblems as TrainingProblem[]) : [];
@@ -194,7 +194,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
         const knowledge = await loadKnowledge(request);
         const id = String(knowledge._id);
         if (jobs.isRunning(id)) throw new RagError('trainingInProgress', 'This knowledge base is being trained; clear it when the training ends');
-        const result = await index.clear(id);
+        const result = await (await currentIndex()).index.clear(id);
         await record.cleared(id);
         jobs.forget(id);
         return result;
@@ -210,7 +210,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
           throw new RagError('tooLarge', `q is ${q.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'q' });
         }
         const knowledge = await loadKnowledge(request);
-        return index.search(String(knowledge._id), q, {
+        return (await currentIndex()).index.search(String(knowledge._id), q, {
           maxResults: numberOr(knowledge.maxResults, 5),
           scoreThreshold: numberOr(knowledge.scoreThreshold, 0.5),
         });
@@ -219,7 +219,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
   };
 }
 
-/** The default feature: settings from the environment. */
+/** The default feature: the server's runtime configuration. */
 export const registerRagFeature = createRagFeature();
 
 function requireModel(entities: FeatureDependencies['entities'], name: string): EntityModel {

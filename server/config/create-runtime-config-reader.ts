@@ -1,0 +1,30 @@
+import type { EnvironmentDefaults } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import { settingsStoreFor } from '../settings/settings-store.ts';
+import { resolveRuntimeConfig, type RuntimeConfigReader } from './resolve-runtime-config.ts';
+
+/** The Settings keys the runtime configuration reads (server/settings/setting-definitions.ts). */
+const KEYS = ['llm.provider', 'llm.model', 'llm.baseUrl', 'llm.apiKey', 'llm.timeoutMs', 'embedding.model', 'embedding.baseUrl', 'embedding.apiKey'];
+
+/**
+ * The one configuration reader every feature uses: the environment's defaults under the Settings
+ * rows, both read per call. `environment` is a fixed object (tests inject one) or a function
+ * that parses process.env (server/config.ts loadEnvironmentDefaults: a handful of string reads).
+ * The Settings store keeps the table in memory until the database's change token moves (any
+ * write, on any instance), so a PATCH of a setting applies to the next call without a restart,
+ * and a call without a change is map lookups. A database without the Settings table (a trimmed
+ * test server) runs on the environment alone.
+ */
+export function createRuntimeConfigReader(database: Database, environment: EnvironmentDefaults | (() => EnvironmentDefaults)): RuntimeConfigReader {
+  return async () => {
+    const defaults = typeof environment === 'function' ? environment() : environment;
+    let stored: Map<string, unknown>;
+    try {
+      const store = settingsStoreFor(database);
+      stored = new Map(await Promise.all(KEYS.map(async (key) => [key, await store.get(key)] as const)));
+    } catch {
+      stored = new Map();
+    }
+    return resolveRuntimeConfig(stored, defaults);
+  };
+}

@@ -1,0 +1,79 @@
+import type { EnvironmentDefaults } from '../config.ts';
+import { sameEndpointOrigin } from '../llm/endpoint-origin.ts';
+import type { EmbeddingSettings, LlmSettings } from '../llm/llm-settings.ts';
+import { SETTING_DEFINITIONS } from '../settings/setting-definitions.ts';
+
+/** What the features run with: Settings first, then the environment, then the built-in defaults. */
+export interface RuntimeConfig {
+  /** The chat model (chat, "improve text"). apiKey is only ever a key meant for baseUrl's origin. */
+  llm: LlmSettings;
+  /**
+   * Fully resolved: baseUrl and apiKey already inherited from the chat where that applies, so
+   * the embedding provider needs nothing else. apiKey is only ever a key meant for its origin.
+   */
+  embedding: EmbeddingSettings;
+  allowPrivateUrls: boolean;
+  graphqlIntrospection: boolean;
+}
+
+/** Reads the current configuration; cheap (Settings are cached until a write). */
+export type RuntimeConfigReader = () => Promise<RuntimeConfig>;
+
+/**
+ * Merges the stored Settings values (`stored`: key → value, empty values absent or null) over
+ * the environment's defaults. Pure: the one place where precedence and key binding are decided.
+ *
+ * Keys are bound to origins (server/settings/README.md "Secrets bound to their host"):
+ * - LLM_API_KEY is sent only to LLM_BASE_URL's origin (OpenAI's when unset): when llm.baseUrl
+ *   in Settings points elsewhere, the chat gets no key unless llm.apiKey is stored.
+ * - EMBEDDING_API_KEY is sent only to EMBEDDING_BASE_URL's origin (else LLM_BASE_URL's).
+ * - The embeddings borrow the chat's key only when they go to the chat's origin.
+ * - Stored keys (llm.apiKey, embedding.apiKey) are already bound by the Settings store, which
+ *   clears them when their host setting moves to another origin.
+ */
+export function resolveRuntimeConfig(stored: ReadonlyMap<string, unknown>, environment: EnvironmentDefaults): RuntimeConfig {
+  const text = (key: string): string | null => {
+    const value = stored.get(key);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+  };
+  const env = environment;
+
+  const llmBaseUrl = text('llm.baseUrl') ?? env.llm.baseUrl ?? null;
+  const llmProvider = text('llm.provider');
+  const llm: LlmSettings = {
+    // 'auto' (the default) decides by the base URL, like an unset LLM_PROVIDER.
+    provider: (llmProvider === 'auto' ? null : llmProvider) ?? env.llm.provider ?? null,
+    model: text('llm.model') ?? env.llm.model ?? null,
+    baseUrl: llmBaseUrl,
+    apiKey: text('llm.apiKey') ?? (env.llm.apiKey && sameEndpointOrigin(llmBaseUrl, env.llm.baseUrl) ? env.llm.apiKey : null),
+    timeoutMs: timeoutOf(stored.get('llm.timeoutMs'), env.llm.timeoutMs ?? null),
+  };
+
+  // An offline chat has no server to share: the embeddings then need their own base URL.
+  const chatIsRemote = llm.provider !== 'offline';
+  const embeddingBaseUrl = text('embedding.baseUrl') ?? env.embedding.baseUrl ?? (chatIsRemote ? llm.baseUrl ?? null : null);
+  const envEmbeddingKeyHost = env.embedding.baseUrl ?? env.llm.baseUrl ?? null;
+  const embedding: EmbeddingSettings = {
+    model: text('embedding.model') ?? env.embedding.model ?? null,
+    baseUrl: embeddingBaseUrl,
+    apiKey:
+      text('embedding.apiKey') ??
+      (env.embedding.apiKey && sameEndpointOrigin(embeddingBaseUrl, envEmbeddingKeyHost) ? env.embedding.apiKey : null) ??
+      (chatIsRemote && llm.apiKey && sameEndpointOrigin(embeddingBaseUrl, llm.baseUrl) ? llm.apiKey : null),
+    timeoutMs: llm.timeoutMs,
+  };
+
+  return { llm, embedding, allowPrivateUrls: env.allowPrivateUrls, graphqlIntrospection: env.graphqlIntrospection };
+}
+
+/**
+ * llm.timeoutMs is seeded with its default (60 s), so a stored value equal to the default does
+ * not mean an administrator chose it: then LLM_TIMEOUT_MS, when set, wins. Any other stored value
+ * was chosen in Settings and wins over the environment.
+ */
+function timeoutOf(value: unknown, fromEnv: number | null): number | null {
+  const storedMs = typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
+  const seeded = SETTING_DEFINITIONS['llm.timeoutMs']?.value;
+  if (storedMs !== null && storedMs !== seeded) return storedMs;
+  return fromEnv ?? storedMs;
+}
