@@ -67,7 +67,8 @@ export function EntityForm(props: EntityFormProps) {
   const [clientValidation, setClientValidation] = useState<'ready' | 'unavailable'>('ready');
   const validator = useMemo(() => {
     try {
-      return createFormValidator(schemas.validateFns, prepared.schema);
+      // Reported from RJSF's render: the state changes after it, not during it.
+      return createFormValidator(schemas.validateFns, prepared.schema, () => queueMicrotask(() => setClientValidation('unavailable')));
     } catch {
       return null;
     }

@@ -17,7 +17,7 @@ export class ClientValidationUnavailable extends Error {}
  * validator only accepts the schema it was given, so it gets the rendered one, and the root
  * function's errors are narrowed to what that schema still asks for.
  */
-export function createFormValidator(validateFns: ValidatorFunctions, schema: Json): ValidatorType {
+export function createFormValidator(validateFns: ValidatorFunctions, schema: Json, onUnavailable: (reason: string) => void = () => undefined): ValidatorType {
   const id = schema.$id;
   const full = typeof id === 'string' ? validateFns[id] : undefined;
   if (!full) throw new ClientValidationUnavailable(`No precompiled validator for form schema "${String(id)}": run npm run generate`);
@@ -30,8 +30,11 @@ export function createFormValidator(validateFns: ValidatorFunctions, schema: Jso
       try {
         return validator.isValid(subschema, formData, rootSchema);
       } catch (error) {
-        // A sub-schema the generator did not precompile: report it once validation is asked for.
-        throw new ClientValidationUnavailable(error instanceof Error ? error.message : String(error));
+        // A sub-schema the generator did not precompile. RJSF asks while rendering (if/then,
+        // option matching), so this must not throw: the condition counts as unmet and the form
+        // says the server will check it.
+        onUnavailable(error instanceof Error ? error.message : String(error));
+        return false;
       }
     },
   } as ValidatorType;

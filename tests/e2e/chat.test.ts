@@ -159,6 +159,27 @@ describe('public chat in Chromium', () => {
     await resumed.getByText(QUESTION).first().waitFor();
   });
 
+  it('a chat that cannot start says why in Spanish, never in the server\'s English', async () => {
+    const token = await app.apiToken();
+    const bot = await app.api<{ _id: string }>('POST', '/api/bots', { name: 'Bot efímero', description: 'Se borra enseguida.' }, token);
+    const page = await app.newPage();
+    await page.goto(`${app.webUrl}/chat/${bot._id}`);
+    await page.getByRole('heading', { name: 'Bot efímero' }).waitFor();
+    // The bot is deleted while the visitor fills in the form.
+    await app.api('DELETE', `/api/bots/${bot._id}`, undefined, token);
+    await page.getByRole('textbox', { name: 'Nombre' }).fill('Ana García');
+    await page.getByRole('textbox', { name: 'Correo electrónico' }).fill('ana@example.com');
+    page.expectErrors(/status of 404 \(Not Found\).*\/api\/chat\/start|ApiError/);
+    await page.getByRole('button', { name: 'Iniciar chat' }).click();
+    const alert = page.getByTestId('chat-start-error');
+    await alert.waitFor();
+    const text = (await alert.innerText()).trim();
+    expect(text.length).toBeGreaterThan(0);
+    expect(text).not.toMatch(/not found|Bot .* does not exist|error\./i);
+    await app.screenshot(page, 'chat-start-failed');
+    await page.close();
+  });
+
   it('the QR page shows a scannable code of the chat URL, an open-chat button and the link', async () => {
     const page = await app.newPage({ colorScheme: 'dark' });
     await page.goto(`${app.webUrl}/chat/qr/${botId}`);

@@ -117,6 +117,23 @@ describe('knowledge in Chromium', () => {
     await page.close();
   });
 
+  it('a link refused by the address policy shows the server\'s reason on the link field', async () => {
+    const page = await app.newPage();
+    await app.signIn(page);
+    await page.goto(`${app.webUrl}/crud/knowledgesource`);
+    await page.getByRole('button', { name: 'Crear' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('textbox', { name: 'Nombre' }).fill('Intranet');
+    await dialog.getByRole('combobox', { name: 'Tipo' }).click();
+    await page.getByRole('option', { name: 'Enlace' }).click();
+    await dialog.getByLabel(/^Enlace/).fill('http://127.0.0.1:9/intranet');
+    page.expectErrors(/status of 4\d\d .*\/api\/rag\/parse-url|ApiError/);
+    await dialog.getByRole('button', { name: 'Extraer de la fuente' }).click();
+    await dialog.getByText('Esa dirección no está permitida').first().waitFor();
+    await app.screenshot(page, 'knowledge-source-link-refused', { fullPage: false });
+    await page.close();
+  });
+
   it('shows a failed training as a red alert with the message in a tooltip, and still after a reload', async () => {
     // A real failure: the configured embedding service does not answer.
     const broken = await startApp({ env: { EMBEDDING_MODEL: 'dead-model', EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1' } });

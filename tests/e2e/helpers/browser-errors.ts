@@ -43,13 +43,19 @@ export async function watchBrowserErrors(page: Page): Promise<WatchedPage> {
   return watched;
 }
 
-/** The errors recorded since the last call that no test declared; each is reported once. */
-export function takeUnexpectedBrowserErrors(): string[] {
+/**
+ * The errors recorded since the last call that no test declared; each is reported once. Open
+ * pages first settle (their requests answered), so an error arriving late is blamed on the test
+ * that caused it, not the next one; declared patterns last one test only.
+ */
+export async function takeUnexpectedBrowserErrors(): Promise<string[]> {
+  await Promise.all(watches.filter((watch) => !watch.page.isClosed()).map((watch) => watch.page.waitForLoadState('networkidle', { timeout: 3_000 }).catch(() => undefined)));
   const unexpected: string[] = [];
   for (const watch of watches) {
     const fresh = watch.page.errors.slice(watch.checked);
     watch.checked = watch.page.errors.length;
     unexpected.push(...fresh.filter((error) => !watch.expected.some((pattern) => pattern.test(error))));
+    watch.expected = [];
   }
   return unexpected;
 }

@@ -3,6 +3,6 @@
 import { afterEach, expect } from 'vitest';
 import { takeUnexpectedBrowserErrors } from './browser-errors.ts';
 
-afterEach(() => {
-  expect(takeUnexpectedBrowserErrors(), 'errors in the browser (page errors, console errors, CSP violations)').toEqual([]);
+afterEach(async () => {
+  expect(await takeUnexpectedBrowserErrors(), 'errors in the browser (page errors, console errors, CSP violations)').toEqual([]);
 });

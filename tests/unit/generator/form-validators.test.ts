@@ -94,6 +94,17 @@ describe('createFormValidator narrows the full schema to the rendered form', () 
     expect(errors.map((e) => [e.name, e.property])).toEqual([['required', 'link']]);
   });
 
+  test('a condition without a precompiled function counts as unmet and is reported, never thrown mid-render', async () => {
+    const { schema, validateFns } = await formLoaders.knowledgesource();
+    const condition = (schema as { allOf: Array<{ if: Record<string, unknown> }> }).allOf[0]!.if;
+    const reasons: string[] = [];
+    const withoutConditions = Object.fromEntries(Object.entries(validateFns).filter(([key]) => key === 'knowledgesource.form'));
+    const validator = createFormValidator(withoutConditions, schema, (reason) => reasons.push(reason));
+    expect(validator.isValid(condition as never, { type: 'file' }, schema as never)).toBe(false);
+    expect(reasons).toHaveLength(1);
+    expect(createFormValidator(validateFns, schema).isValid(condition as never, { type: 'file' }, schema as never)).toBe(true);
+  });
+
   test('a schema without precompiled functions cannot be validated in the browser, and says why', () => {
     expect(() => createFormValidator({}, { $id: 'ghost.form', type: 'object' })).toThrow(/No precompiled validator for form schema "ghost.form"/);
   });
