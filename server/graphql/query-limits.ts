@@ -50,7 +50,7 @@ function rowsAsked(limit: unknown, fallback: number): number {
 /**
  * Cost of one field: 1, plus, for a list, the rows it may return times (1 + the cost of what is
  * selected in each row). Rows are the `limit` argument (or its default) for find and paginate,
- * the number of ids for findByIds, the default for search and the "all" lists, NESTED_LIST_ITEMS
+ * the number of ids for findByIds, the default for search, the largest page for the "all" lists, NESTED_LIST_ITEMS
  * for embedded lists. Introspection is priced per field: the schema is small and fixed.
  */
 export function costEstimator(kinds: Map<string, OperationKind>): ComplexityEstimator {
@@ -77,7 +77,8 @@ export function costEstimator(kinds: Map<string, OperationKind>): ComplexityEsti
     if (!listed) return 1 + childComplexity;
     // A page's items: already multiplied by the paginate field's limit.
     if (field.name === 'items' && type.name.endsWith('Page')) return childComplexity;
-    if (root) return 1 + FIND_DEFAULT_LIMIT * (1 + childComplexity);
+    // Root lists with no limit ("all" lists: rolesAll, tenantsAll) return every row: priced as the largest page.
+    if (root) return 1 + MAX_LIMIT * (1 + childComplexity);
     return 1 + NESTED_LIST_ITEMS * childComplexity;
   };
 }

@@ -230,6 +230,9 @@ describe('GraphQL limits', () => {
     const fewer = await graphql(server.admin.token, '{ knowledgeSourcePaginate(limit: 100) { items { _id chunks { content hash category tags } } total } }');
     expect(fewer.body.errors).toBeUndefined();
     refused(await graphql(server.admin.token, `{ ${Array.from({ length: 6 }, (_, i) => `e${i}: botExport(format: CSV) { url }`).join(' ')} }`), costly, 'error.graphql.tooCostly');
+    // The "all" lists return every row: priced as the largest page, so aliases cannot multiply them.
+    expect((await graphql(server.admin.token, '{ rolesAll { _id name permissions } }')).body.errors).toBeUndefined();
+    refused(await graphql(server.admin.token, `{ ${Array.from({ length: 4 }, (_, i) => `r${i}: rolesAll { _id name permissions }`).join(' ')} }`), costly, 'error.graphql.tooCostly');
   });
 
   test('many root fields without aliases (mutations too) are refused', async () => {
