@@ -11,6 +11,7 @@ import { RecoveryCodes } from './recovery-codes.ts';
 import { registerNoStore } from '../http/no-store.ts';
 import { AccessRules } from './access-rules.ts';
 import { PermissionCoverage } from './permission-coverage.ts';
+import { bindSensitiveSettings } from './sensitive-settings.ts';
 import { ensureUniqueUsernames } from './unique-usernames.ts';
 import { UserAccounts } from './user-accounts.ts';
 import { registerUsersExportFilters } from './users-export-filters.ts';
@@ -32,7 +33,10 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   await ensureUniqueUsernames(database, app.log);
   // Privilege boundaries, global records, last administrator, records in use: entity-service
   // hooks, so every write path (REST, GraphQL, import) runs them.
-  const rules = new AccessRules({ database, service, coverage: new PermissionCoverage(deps.entities), tokenVersions: identity.tokenVersions });
+  const coverage = new PermissionCoverage(deps.entities);
+  const rules = new AccessRules({ database, service, coverage, tokenVersions: identity.tokenVersions });
+  // Security-relevant settings need a full administrator; the default role must be harmless.
+  bindSensitiveSettings(settings, { coverage, service });
   rules.register();
   registerAuthRoutes(app, { identity, accounts, service });
   registerPasswordRoutes(app, { accounts, service, rules, tokenVersions: identity.tokenVersions, loginLimit: identity.config.rateLimits.login });

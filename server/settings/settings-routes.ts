@@ -5,6 +5,7 @@ import { entities } from '../generated/entities.ts';
 import { badRequest, HttpError } from '../http/http-error.ts';
 import { isPlainObject } from '../entities/entity-validator.ts';
 import { publicSetting, type SettingsStore } from './settings-store.ts';
+import { requireMayChangeSetting } from '../identity/sensitive-settings.ts';
 
 // The entity's one permission rule (shared/permissions), as the console applies it too.
 const VIEW: RoutePermission = routePermission(entities.setting!, 'view');
@@ -49,6 +50,7 @@ export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStor
       });
     }
     if (!isPlainObject(request.body) || !('value' in request.body)) throw badRequest('The body must be a JSON object with a "value"');
+    await requireMayChangeSetting(store, request.context, request.params.id, request.body.value);
     return publicSetting(await store.update(request.params.id, request.body.value));
   });
 }

@@ -263,9 +263,13 @@ describe('global records: tenants, roles and settings belong to platform adminis
     expect((await server.get('/api/settings/app.publicUrl')).body.value).toBe('');
     expect((await server.get('/api/settings/auth.defaultRole')).body.value).toBe('User');
     expect((await sm.client.get('/api/settings/app.publicUrl')).status).toBe(200);
-    // A platform user with the same permission may.
+    // A platform user with the same permission may change an ordinary setting, but not a
+    // security-relevant one (identity-sensitive-settings.test.ts): that needs every permission.
     const platform = await userWith(server, ['setting:manage']);
-    expect((await platform.client.patch('/api/settings/app.publicUrl', { value: 'https://forja.example' })).status).toBe(200);
+    expect((await platform.client.patch('/api/settings/llm.model', { value: 'forja-test' })).status).toBe(200);
+    expect((await platform.client.patch('/api/settings/app.publicUrl', { value: 'https://forja.example' })).body.i18nMessage).toBe('error.settingRequiresAdmin');
+    expect((await server.patch('/api/settings/app.publicUrl', { value: 'https://forja.example' })).status).toBe(200);
     await server.patch('/api/settings/app.publicUrl', { value: '' });
+    await server.patch('/api/settings/llm.model', { value: '' });
   });
 });
