@@ -1,5 +1,6 @@
-/** The setting types of spec §3 (the manifest's enum). */
-export type SettingType = 'string' | 'longString' | 'password' | 'number' | 'boolean' | 'enum' | 'stringList' | 'numberList' | 'enumList';
+import type { SettingType } from '../../shared/settings/validate-setting-value.ts';
+
+export type { SettingType };
 
 export interface SettingDefinition {
   key: string;

@@ -3,7 +3,7 @@ import { Button, Group, Modal, MultiSelect, PasswordInput, Select, Stack, Switch
 import { useTranslation } from 'react-i18next';
 import type { Setting } from '../session/session-types.ts';
 import { useTranslateMessage } from '../identity/use-translate-message.ts';
-import { fromDraft, toDraft, validateSetting, type DraftValue } from './setting-value.ts';
+import { describeSettingError, fromDraft, toDraft, type DraftValue } from './setting-value.ts';
 
 export interface SettingDialogProps {
   setting: Setting | null;
@@ -28,13 +28,13 @@ function SettingEditor({ setting, onClose, onSave }: { setting: Setting; onClose
   const [draft, setDraft] = useState<DraftValue>(() => toDraft(setting));
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
-  const error = validateSetting(setting, draft);
+  const error = describeSettingError(setting, draft);
   const label = translate(setting.label || `setting.${setting.key}`) || setting.key;
   const options = (setting.options ?? []).map((option) => ({ value: option, label: translate(`setting.option.${option}`) === `setting.option.${option}` ? option : translate(`setting.option.${option}`) }));
   const common = {
     label,
     description: setting.key,
-    error: touched && error ? t(error) : undefined,
+    error: touched && error ? t(error.key, error.params) : undefined,
     'data-testid': 'setting-input',
   };
   const affixes = {

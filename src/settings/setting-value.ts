@@ -1,3 +1,4 @@
+import { FORMAT_REASON, NUMBERS_REASON, TOO_LONG_REASON, validateSettingValue } from '../../shared/settings/validate-setting-value.ts';
 import type { Setting, SettingType } from '../session/session-types.ts';
 
 /** What the edit dialog holds while typing: text for scalars, a list for list types, a flag for booleans. */
@@ -18,61 +19,48 @@ export function toDraft(setting: Pick<Setting, 'type' | 'value'>): DraftValue {
   return value === null || value === undefined ? '' : String(value);
 }
 
-/** The draft as the value PATCH /api/settings/:id sends. */
+/**
+ * The draft as the value PATCH /api/settings/:id sends: numbers as numbers when they are digits
+ * (anything else is sent as typed, and refused), an empty number as null (clears it).
+ */
 export function fromDraft(type: SettingType, draft: DraftValue): unknown {
+  const toNumber = (text: string) => (NUMBER.test(text.trim()) ? Number(text.trim()) : text.trim());
   if (type === 'boolean') return draft === true;
-  if (type === 'number') return Number(String(draft).trim());
-  if (type === 'numberList') return (draft as string[]).map((item) => Number(item.trim()));
+  if (type === 'number') return String(draft).trim() === '' ? null : toNumber(String(draft));
+  if (type === 'numberList') return (draft as string[]).map(toNumber);
   if (isListType(type)) return (draft as string[]).map((item) => item.trim());
   return String(draft);
 }
 
-function matches(regex: string | null | undefined, text: string): boolean {
-  if (!regex) return true;
-  try {
-    return new RegExp(regex).test(text);
-  } catch {
-    // A broken pattern in the database must not lock the setting.
-    return true;
-  }
+/** Locale key of each reason the shared rule gives (spec §5 messages). */
+const MESSAGE_OF_REASON: Record<string, string> = {
+  [FORMAT_REASON]: 'settings.invalidFormat',
+  [NUMBERS_REASON]: 'settings.onlyNumbers',
+  [TOO_LONG_REASON]: 'validation.setting.tooLong',
+};
+
+export interface SettingDraftError {
+  /** Locale key of the message. */
+  key: string;
+  /** Its interpolation values (`max` for a value too long). */
+  params?: { max: number };
 }
 
 /**
- * Spec §5 Settings: a regex, if present, must match (the string, or each list item): 'Formato
- * Invalido.'; number and numberList require digits: 'Formato Invalido. Solo se esperan números.'.
- * Returns the locale key of the message, or null when the draft is valid.
+ * Spec §5 Settings: the shared rule (shared/settings/validate-setting-value.ts, the one the
+ * server runs on PATCH) applied to exactly what the dialog would send, so the dialog refuses what
+ * the server refuses and nothing else. null when the draft is valid.
  */
+export function describeSettingError(setting: Pick<Setting, 'type' | 'regex' | 'options'>, draft: DraftValue): SettingDraftError | null {
+  const checked = validateSettingValue(setting, fromDraft(setting.type, draft));
+  if (checked.ok) return null;
+  const key = MESSAGE_OF_REASON[checked.error.reason] ?? 'settings.invalidFormat';
+  return checked.max !== undefined ? { key, params: { max: checked.max } } : { key };
+}
+
+/** The locale key of the draft's error ('settings.invalidFormat', 'settings.onlyNumbers', ...), or null. */
 export function validateSetting(setting: Pick<Setting, 'type' | 'regex' | 'options'>, draft: DraftValue): string | null {
-  const { type, regex } = setting;
-  switch (type) {
-    case 'boolean':
-      return null;
-    case 'number': {
-      const text = String(draft).trim();
-      if (!NUMBER.test(text)) return 'settings.onlyNumbers';
-      return matches(regex, text) ? null : 'settings.invalidFormat';
-    }
-    case 'numberList': {
-      const items = draft as string[];
-      if (items.some((item) => !NUMBER.test(item.trim()))) return 'settings.onlyNumbers';
-      return items.every((item) => matches(regex, item.trim())) ? null : 'settings.invalidFormat';
-    }
-    case 'stringList':
-      return (draft as string[]).every((item) => matches(regex, item)) ? null : 'settings.invalidFormat';
-    case 'enum': {
-      const options = setting.options ?? [];
-      return options.length === 0 || options.includes(String(draft)) ? null : 'settings.invalidFormat';
-    }
-    case 'enumList': {
-      const options = setting.options ?? [];
-      return options.length === 0 || (draft as string[]).every((item) => options.includes(item)) ? null : 'settings.invalidFormat';
-    }
-    case 'password':
-      // An empty password draft means "leave as is" only when nothing is typed; validate typed text.
-      return String(draft) === '' || matches(regex, String(draft)) ? null : 'settings.invalidFormat';
-    default:
-      return matches(regex, String(draft)) ? null : 'settings.invalidFormat';
-  }
+  return describeSettingError(setting, draft)?.key ?? null;
 }
 
 export interface SettingGroup {

@@ -3,6 +3,7 @@ import { SETTING_DEFINITIONS } from '../../server/settings/setting-definitions.t
 import { settingsStoreFor } from '../../server/settings/settings-store.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { expectNoLeaks, userWith } from './helpers/fixtures.ts';
+import { fromDraft, validateSetting, type DraftValue } from '../../src/settings/setting-value.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -77,6 +78,38 @@ describe('settings API', () => {
     } finally {
       await again.close();
     }
+  });
+});
+
+describe('the console dialog and PATCH agree (shared/settings/validate-setting-value.ts)', () => {
+  // Locale key the dialog shows → the reason PATCH answers with.
+  const REASON_OF_KEY: Record<string, string> = {
+    'settings.invalidFormat': 'validation.setting.format',
+    'settings.onlyNumbers': 'validation.setting.numbers',
+    'validation.setting.tooLong': 'validation.setting.tooLong',
+  };
+  const drafts: [string, DraftValue][] = [
+    ['llm.timeoutMs', '30000'], ['llm.timeoutMs', '12a'], ['llm.timeoutMs', '6e4'], ['llm.timeoutMs', ''], ['llm.timeoutMs', ' 45000 '],
+    ['smtp.port', '1'.repeat(65)], ['llm.baseUrl', 'https://h.example/v1'], ['llm.baseUrl', 'ftp://h'], ['llm.baseUrl', ''],
+    ['app.publicUrl', 'https://forja.example/path'], ['llm.provider', 'offline'], ['llm.provider', 'other'], ['llm.provider', ''],
+    ['auth.registrationEnabled', true], ['smtp.from', 'x'.repeat(2049)], ['llm.model', 'gpt-4o-mini'],
+  ];
+  it('every draft: the dialog refuses exactly what the server refuses, for the same reason', async () => {
+    for (const [key, draft] of drafts) {
+      const setting = (await server.get(`/api/settings/${key}`)).body;
+      const dialog = validateSetting(setting, draft);
+      const res = await server.patch(`/api/settings/${key}`, { value: fromDraft(setting.type, draft) });
+      const label = `${key} ${JSON.stringify(draft).slice(0, 40)}`;
+      if (dialog === null) {
+        expect(res.status, label).toBe(200);
+      } else {
+        expect(res.status, label).toBe(400);
+        expect(res.body.inputErrors, label).toEqual([{ field: 'value', reason: REASON_OF_KEY[dialog] }]);
+      }
+    }
+    // The cleared number is stored empty, and reads fall back to the default.
+    expect((await server.get('/api/settings/llm.timeoutMs')).body.value).toBe(45000);
+    expect((await server.patch('/api/settings/llm.timeoutMs', { value: fromDraft('number', '') })).body.value).toBeNull();
   });
 });
 

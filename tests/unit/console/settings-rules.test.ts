@@ -17,7 +17,8 @@ describe('setting validation (spec §5)', () => {
   it('number and numberList require digits ("... Solo se esperan números.")', () => {
     expect(validateSetting(setting({ type: 'number' }), '60000')).toBeNull();
     expect(validateSetting(setting({ type: 'number' }), '6e4')).toBe('settings.onlyNumbers');
-    expect(validateSetting(setting({ type: 'number' }), '')).toBe('settings.onlyNumbers');
+    // An empty number clears the setting, as the server accepts it (fromDraft sends null).
+    expect(validateSetting(setting({ type: 'number' }), '')).toBeNull();
     expect(validateSetting(setting({ type: 'numberList' }), ['1', '22'])).toBeNull();
     expect(validateSetting(setting({ type: 'numberList' }), ['1', 'x'])).toBe('settings.onlyNumbers');
     expect((es as { settings: Record<string, string> }).settings.onlyNumbers).toBe('Formato Invalido. Solo se esperan números.');

@@ -1,42 +1,53 @@
-import type { InputError } from '../http/http-error.ts';
-import type { SettingType } from './setting-definitions.ts';
+/**
+ * The one rule for a setting's value (spec §5 Settings), run by the server on PATCH
+ * /api/settings/:id and by the console's edit dialog on what it is about to send, so both give
+ * the same verdict. Code shared by server/ and the console lives under shared/: it may not
+ * import from either side.
+ */
 
-/** Spec §5 messages, as locale keys (es: 'Formato Invalido.' / '... Solo se esperan números.'). */
+/** The setting types of spec §3 (the manifest's enum). */
+export type SettingType = 'string' | 'longString' | 'password' | 'number' | 'boolean' | 'enum' | 'stringList' | 'numberList' | 'enumList';
+
+/** Reasons, as locale keys (es: 'Formato Invalido.' / '... Solo se esperan números.'). */
 export const FORMAT_REASON = 'validation.setting.format';
 export const NUMBERS_REASON = 'validation.setting.numbers';
 export const TOO_LONG_REASON = 'validation.setting.tooLong';
 export const FORMAT_MESSAGE = 'Formato Invalido.';
+export const NUMBERS_MESSAGE = 'Formato Invalido. Solo se esperan números.';
 
 /**
  * Length caps: a setting is a line of configuration, not a document store (a 5 MB value would
  * be loaded on every settings read, and sent to the console on every page). longString gets a
- * page of text; lists a few hundred entries.
+ * page of text; lists a few hundred entries; a number is at most 64 characters as text.
  */
-export const MAX_SETTING_LENGTH: Record<'text' | 'longText' | 'items', number> = { text: 2048, longText: 20_000, items: 200 };
-export const NUMBERS_MESSAGE = 'Formato Invalido. Solo se esperan números.';
+export const MAX_SETTING_LENGTH = { text: 2048, longText: 20_000, items: 200, number: 64 } as const;
 
 export interface SettingShape {
   type: SettingType;
-  options: string[] | null;
-  regex: string | null;
+  options?: string[] | null;
+  regex?: string | null;
 }
 
-export type SettingValueResult = { ok: true; value: unknown } | { ok: false; error: InputError; message: string };
+export type SettingValueResult =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { field: string; reason: string }; message: string; max?: number };
 
+/** Digits, an optional sign and decimals: what "only numbers" means (no 1e3, no 0x1f). */
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
 /**
- * Checks a PATCHed value against its setting's type, options and regex and returns the value to
- * store (numbers sent as text become numbers, empty text clears a number). Errors name the field
- * `value` (or `value.<index>` for a list item).
+ * Checks a value against its setting's type, options and regex and returns the value to store
+ * (numbers sent as text become numbers; null, or '' for a number, clears). Errors name the field
+ * `value` (or `value.<index>` for a list item). Numbers and number-list items match the regex in
+ * their canonical text (`'007'` is checked as `'7'`).
  */
 export function validateSettingValue(setting: SettingShape, value: unknown): SettingValueResult {
   const format = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: FORMAT_REASON }, message: FORMAT_MESSAGE });
+  const numbers = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: NUMBERS_REASON }, message: NUMBERS_MESSAGE });
   const tooLong = (max: number, field = 'value'): SettingValueResult => ({
-    ok: false, error: { field, reason: TOO_LONG_REASON }, message: `The value is too long (at most ${max})`,
+    ok: false, error: { field, reason: TOO_LONG_REASON }, message: `The value is too long (at most ${max})`, max,
   });
   const textMax = setting.type === 'longString' ? MAX_SETTING_LENGTH.longText : MAX_SETTING_LENGTH.text;
-  const numbers = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: NUMBERS_REASON }, message: NUMBERS_MESSAGE });
   const matches = (text: string) => !setting.regex || safeRegex(setting.regex).test(text);
   const inOptions = (text: unknown) => typeof text === 'string' && (setting.options ?? []).includes(text);
   const toNumber = (raw: unknown): number | null => {
@@ -54,7 +65,7 @@ export function validateSettingValue(setting: SettingShape, value: unknown): Set
       return { ok: true, value };
     case 'number': {
       if (value === null || value === '') return { ok: true, value: null };
-      if (typeof value === 'string' && value.length > 64) return numbers();
+      if (typeof value === 'string' && value.length > MAX_SETTING_LENGTH.number) return numbers();
       const number = toNumber(value);
       if (number === null) return numbers();
       if (!matches(String(number))) return format();
@@ -79,6 +90,7 @@ export function validateSettingValue(setting: SettingShape, value: unknown): Set
         if (setting.type === 'numberList') {
           const number = toNumber(item);
           if (number === null) return numbers(field);
+          if (!matches(String(number))) return format(field);
           out.push(number);
         } else if (setting.type === 'enumList') {
           if (!inOptions(item)) return format(field);
@@ -91,9 +103,13 @@ export function validateSettingValue(setting: SettingShape, value: unknown): Set
       return { ok: true, value: out };
     }
   }
+  return format();
 }
 
-/** A stored regex that does not compile matches nothing rather than crashing the request. */
+/**
+ * A pattern that does not compile matches nothing: the value is refused rather than accepted
+ * unchecked (patterns come from the setting definitions, so a broken one is a bug to see).
+ */
 function safeRegex(source: string): RegExp {
   try {
     return new RegExp(source);
