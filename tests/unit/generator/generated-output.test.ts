@@ -57,7 +57,9 @@ describe('determinism', () => {
   });
 });
 
-describe('the CLI', () => {
+// Each test spawns the CLI (tsx start-up plus a full generation) up to three times: on a loaded
+// 2-core runner that is seconds, not the default 5.
+describe('the CLI', { timeout: 60_000 }, () => {
   const work = mkdtempSync(path.join(tmpdir(), 'forja-gen-'));
   cpSync(FIXTURE, work, { recursive: true });
   cpSync(path.join(ROOT, 'manifests/manifest.schema.json'), path.join(work, 'manifests/manifest.schema.json'));
