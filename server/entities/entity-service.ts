@@ -58,6 +58,12 @@ export interface EntityHooks {
   beforeChange?(event: WriteEvent): Promise<void> | void;
   afterChange?(event: WriteEvent & { record: EntityRecord }): Promise<void> | void;
   beforeDelete?(event: WriteEvent): Promise<void> | void;
+  /**
+   * Wraps a whole create, update or delete (checks, hooks and the write), e.g. in a lock so
+   * the checks and the write are atomic (server/identity/identity-write-lock.ts). The first
+   * hook set that has one is used.
+   */
+  serialise?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 /**
@@ -90,6 +96,11 @@ export class EntityService {
 
   private hooksOf(entity: string): readonly EntityHooks[] {
     return this.hooks.get(entity) ?? [];
+  }
+
+  private serialised<T>(entity: string, work: () => Promise<T>): Promise<T> {
+    const hooks = this.hooksOf(entity).find((h) => h.serialise);
+    return hooks ? hooks.serialise!(work) : work();
   }
 
   private async runHooks(
@@ -182,6 +193,10 @@ export class EntityService {
   }
 
   async create(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
+    return this.serialised(entity, () => this.createNow(entity, context, body));
+  }
+
+  private async createNow(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
     const runtime = this.runtime(entity);
     const prepared = await this.prepareInsert(runtime, context, body);
     if (!prepared.ok) throw this.rejection(prepared.errors, prepared.status);
@@ -255,6 +270,10 @@ export class EntityService {
    * the body are written (secret fields keep their stored value unless sent).
    */
   async update(entity: string, context: RequestContext, id: string, body: unknown): Promise<EntityRecord> {
+    return this.serialised(entity, () => this.updateNow(entity, context, id, body));
+  }
+
+  private async updateNow(entity: string, context: RequestContext, id: string, body: unknown): Promise<EntityRecord> {
     const runtime = this.runtime(entity);
     const scope = this.scopeFor(runtime, context);
     const row = await this.loadRow(runtime, scope, id);
@@ -300,6 +319,10 @@ export class EntityService {
   }
 
   async delete(entity: string, context: RequestContext, id: string): Promise<void> {
+    return this.serialised(entity, () => this.deleteNow(entity, context, id));
+  }
+
+  private async deleteNow(entity: string, context: RequestContext, id: string): Promise<void> {
     const runtime = this.runtime(entity);
     const scope = this.scopeFor(runtime, context);
     if (this.hooksOf(entity).length > 0) {

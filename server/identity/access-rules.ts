@@ -4,6 +4,7 @@ import { HttpError } from '../http/http-error.ts';
 import { ALL_PERMISSIONS, hasPermission, type RequestContext } from '../http/request-context.ts';
 import type { PermissionCoverage } from './permission-coverage.ts';
 import type { TokenVersions } from './token-versions.ts';
+import { IdentityWriteLock } from './identity-write-lock.ts';
 
 /** Name of the seeded, read-only administrator role (server/seed). */
 export { ADMIN_ROLE_NAME } from '../seed/seed-database.ts';
@@ -36,19 +37,24 @@ export class AccessRules {
   private readonly service: EntityService;
   private readonly coverage: PermissionCoverage;
   private readonly tokenVersions: TokenVersions;
+  /** One lock for every user, role and tenant write: their checks and the write are one step. */
+  private readonly lock: IdentityWriteLock;
 
   constructor(deps: AccessRuleDeps) {
     this.database = deps.database;
     this.service = deps.service;
     this.coverage = deps.coverage;
     this.tokenVersions = deps.tokenVersions;
+    this.lock = new IdentityWriteLock(deps.database);
   }
 
   register(): void {
     const { service } = this;
     const has = (name: string) => Boolean(service.runtimes[name]);
+    const serialise = <T>(work: () => Promise<T>) => this.lock.run(work);
     if (has('user') && has('role')) {
       service.addHooks('user', {
+        serialise,
         beforeChange: (event) => this.beforeUserChange(event),
         afterChange: async (event) => {
           // A password set through PUT /api/users/:id ends the user's sessions like a reset does.
@@ -57,12 +63,14 @@ export class AccessRules {
         beforeDelete: (event) => this.beforeUserDelete(event),
       });
       service.addHooks('role', {
+        serialise,
         beforeChange: (event) => this.beforeRoleChange(event),
         beforeDelete: (event) => this.beforeRoleDelete(event),
       });
     }
     if (has('tenant')) {
       service.addHooks('tenant', {
+        serialise,
         // A tenant user reaches their own tenant record only (read; writes are refused below).
         scope: (context) => (context.tenantId !== null && !isSystemContext(context) ? { recordId: context.tenantId } : null),
         beforeChange: (event) => this.requirePlatformUser(event.context, 'tenant'),
@@ -83,8 +91,14 @@ export class AccessRules {
     const newRole = data.role === undefined ? undefined : (data.role as string | null);
     const changesRole = newRole !== undefined && newRole !== roleIdOf(original?.role);
     if (changesRole && newRole) await this.requireAssignable(context, newRole);
-    if (original && (data.active === false || changesRole)) {
-      const stillAdmin = data.active !== false && (changesRole ? this.coverage.isFullAdmin(await this.rolePermissions(newRole ?? null)) : true);
+    // Moving a user into a tenant ends its platform administration as surely as demoting it.
+    const tenantColumn = this.service.runtime('user').tenantColumn;
+    const newTenant = tenantColumn && data[tenantColumn] !== undefined ? roleIdOf(data[tenantColumn]) : undefined;
+    const changesTenant = newTenant !== undefined && original !== null && newTenant !== roleIdOf(original[tenantColumn!]);
+    if (original && (data.active === false || changesRole || changesTenant)) {
+      const stillAdmin = data.active !== false
+        && (changesRole ? this.coverage.isFullAdmin(await this.rolePermissions(newRole ?? null)) : true)
+        && (changesTenant ? newTenant === null : true);
       if (!stillAdmin) await this.refuseLastAdministrator(event.id!, null);
     }
   }
@@ -203,20 +217,25 @@ export class AccessRules {
   }
 
   /**
-   * Refuses a write that would leave no active user holding every permission. `exceptUser`: the
-   * user being deactivated, demoted or deleted; `exceptRole`: the role losing permissions.
+   * Refuses a write that would leave no platform administrator: an active user **without a
+   * tenant** holding every permission (a tenant user cannot change roles, tenants or settings,
+   * so it does not count). `exceptUser`: the user being deactivated, demoted, moved into a
+   * tenant or deleted; `exceptRole`: the role losing permissions. Runs under the identity write
+   * lock (identity-write-lock.ts), so the check and the write are one step per database.
    */
   private async refuseLastAdministrator(exceptUser: string | null, exceptRole: string | null): Promise<void> {
     const roles = await this.database.all(this.database.kysely.selectFrom(this.table('role')).select(['_id', 'permissions']).compile());
     const adminRoles = roles
       .filter((r) => String(r._id) !== exceptRole && this.coverage.isFullAdmin(stringList(this.database.dialect.decode('json', r.permissions))))
       .map((r) => String(r._id));
+    const tenantColumn = this.service.runtime('user').tenantColumn;
     if (exceptUser) {
       // Only matters when the user is an administrator now.
       const target = await this.database.first(
-        this.database.kysely.selectFrom(this.table('user')).select(['role', 'active']).where('_id', '=', exceptUser).compile(),
+        this.database.kysely.selectFrom(this.table('user')).selectAll().where('_id', '=', exceptUser).compile(),
       );
-      const targetIsAdmin = target && this.database.dialect.decode('boolean', target.active) !== false && adminRoles.includes(String(target.role));
+      const targetIsAdmin = target && this.database.dialect.decode('boolean', target.active) !== false && adminRoles.includes(String(target.role))
+        && (tenantColumn === null || target[tenantColumn] === null || target[tenantColumn] === undefined || target[tenantColumn] === '');
       if (!targetIsAdmin) return;
     }
     const others = adminRoles.length === 0
@@ -226,6 +245,7 @@ export class AccessRules {
           .selectFrom(this.table('user'))
           .select(['_id', 'active'])
           .where('role', 'in', adminRoles)
+          .$if(tenantColumn !== null, (q) => q.where((eb) => eb.or([eb(tenantColumn!, 'is', null), eb(tenantColumn!, '=', '')])))
           .$if(exceptUser !== null, (q) => q.where('_id', '!=', exceptUser!))
           .compile(),
       );
