@@ -2,7 +2,6 @@ import { open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { RagError } from '../rag-error.ts';
 import { detectFileType, fromHints, type FileType } from './detect-file-type.ts';
-import { checkPdfStreams, checkZipArchive } from './decompression-guard.ts';
 import { fileParsers } from './file-parsers.ts';
 
 /**
@@ -41,9 +40,8 @@ export async function parseDocument(
   if ((detected === 'html' || detected === 'markdown') && bytes.byteLength > MAX_MARKUP_BYTES) {
     throw new RagError('tooLarge', `The ${detected === 'html' ? 'HTML' : 'Markdown'} document is ${bytes.byteLength} bytes; at most ${MAX_MARKUP_BYTES} are read (plain text, Word and PDF may be larger)`);
   }
-  // Decompression bombs are refused before a parser inflates anything (decompression-guard.ts).
-  if (detected === 'docx') await checkZipArchive(bytes);
-  if (detected === 'pdf') await checkPdfStreams(bytes);
+  // Word and PDF: decompression bombs are refused before a parser inflates anything, inside the
+  // worker slot (docx-to-text, pdf-to-text, decompression-guard).
   const content = await fileParsers[detected](bytes, hints.charset);
   return { content, type: detected };
 }

@@ -64,12 +64,17 @@ async function slot<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The raw text of a DOCX (mammoth) or a PDF (unpdf), read in a worker with a heap and time limit. */
-export function extractInWorker(kind: 'docx' | 'pdf', bytes: Uint8Array): Promise<string> {
+/**
+ * The raw text of a DOCX (mammoth) or a PDF (unpdf), read in a worker with a heap and time limit.
+ * `check` (the decompression guard) runs first, inside the same slot: at most MAX_PARSE_WORKERS
+ * documents are inflated for checking or read at once, however many are uploaded together.
+ */
+export function extractInWorker(kind: 'docx' | 'pdf', bytes: Uint8Array, check?: () => Promise<void>): Promise<string> {
   const what = kind === 'docx' ? 'The Word document' : 'The PDF';
   return slot(
-    () =>
-      new Promise<string>((resolve, reject) => {
+    async () => {
+      await check?.();
+      return new Promise<string>((resolve, reject) => {
         const worker = new Worker(WORKER_SOURCE, {
           eval: true,
           // A copy: pdf.js detaches the buffer it is given, and the caller keeps its own.
@@ -107,6 +112,7 @@ export function extractInWorker(kind: 'docx' | 'pdf', bytes: Uint8Array): Promis
           }),
         );
         worker.on('exit', (code) => settle(() => reject(new RagError('unreadableFile', `${what} could not be read (the reader stopped with code ${code})`))));
-      }),
+      });
+    },
   );
 }
