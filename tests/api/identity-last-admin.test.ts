@@ -140,6 +140,27 @@ describe('identity writes are serialised: check and write are one step', () => {
     expect(admins.map((u) => u._id)).toEqual([a.user._id]);
   });
 
+  it('at the service level, with both callers already authorised: two deletes, two deactivations, a delete and a demotion', async () => {
+    const { admin, adminRole, userRole } = await setup();
+    const { service } = server.forja;
+    const ctx = (user: any) => ({ userId: String(user._id), tenantId: null, roleId: String(adminRole._id), permissions: adminRole.permissions as string[] });
+    let a = (await signedIn(server, adminRole._id)).user;
+    await server.put(`/api/users/${admin._id}`, { active: false });
+    const remove: ((by: any, target: any) => Promise<unknown>)[] = [
+      (by, target) => service.delete('user', ctx(by), String(target._id)),
+      (by, target) => service.update('user', ctx(by), String(target._id), { active: false }),
+      (by, target) => service.update('user', ctx(by), String(target._id), { role: userRole._id }),
+    ];
+    for (const [round, [first, second]] of [[remove[0], remove[0]], [remove[1], remove[1]], [remove[0], remove[2]], [remove[2], remove[1]]].entries()) {
+      const b = (await signedIn(server.as({ token: await server.signToken({ sub: String(a._id) }) }), adminRole._id)).user;
+      const results = await Promise.allSettled([first!(a, b), second!(b, a)]);
+      expect(results.filter((r) => r.status === 'fulfilled'), `round ${round}`).toHaveLength(1);
+      const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(refused.reason.statusCode ?? refused.reason.status, String(refused.reason)).toBe(409);
+      a = results[0]!.status === 'fulfilled' ? a : b;
+    }
+  });
+
   it('deleting a role while users are created with it: never a user pointing at a deleted role (REST and GraphQL)', async () => {
     await setup();
     for (let round = 0; round < 8; round += 1) {
