@@ -96,12 +96,18 @@ function readTrustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
  * | LLM_* / EMBEDDING_*     | unset   | see server/llm/read-llm-settings.ts                          |
  * | RAG_ALLOW_PRIVATE_URLS  | false   | `true`: parse-url and training may fetch private addresses   |
  * | GRAPHQL_INTROSPECTION   | true    | `false` turns off GraphiQL and introspection at /graphql     |
+ * | SMTP_HOST, SMTP_PORT    | unset   | SMTP server (unset: mails go to DATA_DIR/outbox), its port   |
+ * | SMTP_SECURE             | false   | `true`: TLS from the start (465)                             |
+ * | SMTP_USER, SMTP_PASSWORD| unset   | credentials, sent only to SMTP_HOST                          |
+ * | SMTP_FROM               | unset   | sender                                                       |
  */
 export interface EnvironmentDefaults {
   llm: LlmSettings;
   embedding: EmbeddingSettings;
   allowPrivateUrls: boolean;
   graphqlIntrospection: boolean;
+  /** Each null when its variable is unset. */
+  smtp: { host: string | null; port: number | null; secure: boolean | null; user: string | null; password: string | null; from: string | null };
 }
 
 export function loadEnvironmentDefaults(env: NodeJS.ProcessEnv = process.env): EnvironmentDefaults {
@@ -111,5 +117,23 @@ export function loadEnvironmentDefaults(env: NodeJS.ProcessEnv = process.env): E
     embedding,
     allowPrivateUrls: env.RAG_ALLOW_PRIVATE_URLS?.trim().toLowerCase() === 'true',
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION?.trim() !== 'false',
+    smtp: readSmtp(env),
+  };
+}
+
+function readSmtp(env: NodeJS.ProcessEnv): EnvironmentDefaults['smtp'] {
+  const text = (name: string) => env[name]?.trim() || null;
+  const port = text('SMTP_PORT');
+  if (port !== null && !(Number.isInteger(Number(port)) && Number(port) > 0 && Number(port) < 65536)) {
+    throw new Error(`SMTP_PORT must be a port number; got ${JSON.stringify(port)}`);
+  }
+  const secure = text('SMTP_SECURE')?.toLowerCase() ?? null;
+  return {
+    host: text('SMTP_HOST'),
+    port: port === null ? null : Number(port),
+    secure: secure === null ? null : secure === 'true',
+    user: text('SMTP_USER'),
+    password: text('SMTP_PASSWORD'),
+    from: text('SMTP_FROM'),
   };
 }

@@ -4,7 +4,10 @@ import { settingsStoreFor } from '../settings/settings-store.ts';
 import { resolveRuntimeConfig, type RuntimeConfigReader } from './resolve-runtime-config.ts';
 
 /** The Settings keys the runtime configuration reads (server/settings/setting-definitions.ts). */
-const KEYS = ['llm.provider', 'llm.model', 'llm.baseUrl', 'llm.apiKey', 'llm.timeoutMs', 'embedding.model', 'embedding.baseUrl', 'embedding.apiKey'];
+const KEYS = [
+  'llm.provider', 'llm.model', 'llm.baseUrl', 'llm.apiKey', 'llm.timeoutMs', 'embedding.model', 'embedding.baseUrl', 'embedding.apiKey',
+  'smtp.host', 'smtp.port', 'smtp.secure', 'smtp.user', 'smtp.password', 'smtp.from',
+];
 
 /**
  * The one configuration reader every feature uses: the environment's defaults under the Settings

@@ -14,6 +14,17 @@ export interface RuntimeConfig {
   embedding: EmbeddingSettings;
   allowPrivateUrls: boolean;
   graphqlIntrospection: boolean;
+  /** null: no SMTP host, mails go to DATA_DIR/outbox. user/password only ever for this host. */
+  smtp: SmtpSettings | null;
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  user?: string;
+  password?: string;
+  from: string;
 }
 
 /** Reads the current configuration; cheap (Settings are cached until a write). */
@@ -63,17 +74,48 @@ export function resolveRuntimeConfig(stored: ReadonlyMap<string, unknown>, envir
     timeoutMs: llm.timeoutMs,
   };
 
-  return { llm, embedding, allowPrivateUrls: env.allowPrivateUrls, graphqlIntrospection: env.graphqlIntrospection };
+  return { llm, embedding, allowPrivateUrls: env.allowPrivateUrls, graphqlIntrospection: env.graphqlIntrospection, smtp: resolveSmtp(stored, env) };
 }
 
 /**
- * llm.timeoutMs is seeded with its default (60 s), so a stored value equal to the default does
- * not mean an administrator chose it: then LLM_TIMEOUT_MS, when set, wins. Any other stored value
- * was chosen in Settings and wins over the environment.
+ * smtp.* over SMTP_*. SMTP_USER / SMTP_PASSWORD go only to SMTP_HOST (case-insensitive): when
+ * smtp.host in Settings names another server, only credentials stored in Settings are used.
+ * Port, TLS and sender still holding their seeded value yield to the environment's.
  */
+function resolveSmtp(stored: ReadonlyMap<string, unknown>, env: EnvironmentDefaults): SmtpSettings | null {
+  const text = (key: string): string | null => {
+    const value = stored.get(key);
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+  };
+  const host = text('smtp.host') ?? env.smtp.host;
+  if (!host) return null;
+  const envHostMatches = env.smtp.host !== null && env.smtp.host.toLowerCase() === host.toLowerCase();
+  const user = text('smtp.user') ?? (envHostMatches ? env.smtp.user : null);
+  const password = text('smtp.password') ?? (envHostMatches ? env.smtp.password : null);
+  const port = stored.get('smtp.port');
+  const secure = stored.get('smtp.secure');
+  return {
+    host,
+    port: unlessSeeded('smtp.port', typeof port === 'number' && Number.isInteger(port) && port > 0 ? port : null, env.smtp.port) ?? 587,
+    secure: unlessSeeded('smtp.secure', typeof secure === 'boolean' ? secure : null, env.smtp.secure) ?? false,
+    ...(user ? { user } : {}),
+    ...(password ? { password } : {}),
+    from: unlessSeeded('smtp.from', text('smtp.from'), env.smtp.from) ?? 'Forja <no-reply@localhost>',
+  };
+}
+
+/** llm.timeoutMs: only positive integers count; the seeded 60 s yields to LLM_TIMEOUT_MS. */
 function timeoutOf(value: unknown, fromEnv: number | null): number | null {
   const storedMs = typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null;
-  const seeded = SETTING_DEFINITIONS['llm.timeoutMs']?.value;
-  if (storedMs !== null && storedMs !== seeded) return storedMs;
-  return fromEnv ?? storedMs;
+  return unlessSeeded('llm.timeoutMs', storedMs, fromEnv);
+}
+
+/**
+ * Settings rows are seeded with their default, so a stored value equal to the seeded one does not
+ * mean an administrator chose it: then the environment's value, when set, wins. Any other stored
+ * value was chosen in Settings and wins over the environment.
+ */
+function unlessSeeded<T>(key: string, storedValue: T | null, fromEnv: T | null): T | null {
+  if (storedValue !== null && storedValue !== SETTING_DEFINITIONS[key]?.value) return storedValue;
+  return fromEnv ?? storedValue;
 }

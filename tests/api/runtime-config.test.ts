@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { EnvironmentDefaults } from '../../server/config.ts';
+import { loadEnvironmentDefaults, type EnvironmentDefaults } from '../../server/config.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot, minimalKnowledge } from './helpers/fixtures.ts';
 import { anonymous } from './chat-visitor.ts';
@@ -33,13 +33,8 @@ function answerEverything(fake: FakeOpenAiServer): void {
   });
 }
 
-const environment = (overrides: Partial<EnvironmentDefaults> = {}): EnvironmentDefaults => ({
-  llm: {},
-  embedding: {},
-  allowPrivateUrls: false,
-  graphqlIntrospection: true,
-  ...overrides,
-});
+/** An empty environment (no LLM_* / EMBEDDING_* / SMTP_*) with the given parts. */
+const environment = (overrides: Partial<EnvironmentDefaults> = {}): EnvironmentDefaults => ({ ...loadEnvironmentDefaults({}), ...overrides });
 
 const embeddingCalls = (fake: FakeOpenAiServer) => fake.requests.filter((r) => r.url === '/v1/embeddings');
 const chatCalls = (fake: FakeOpenAiServer) => fake.requests.filter((r) => r.url === '/v1/chat/completions');

@@ -68,3 +68,32 @@ describe('resolveRuntimeConfig: a key only goes to the origin it was configured 
     });
   }
 });
+
+describe('resolveRuntimeConfig: SMTP', () => {
+  const smtp = (stored: Record<string, unknown>, vars: Record<string, string>) => resolveRuntimeConfig(settings(stored), env(vars)).smtp;
+  const seeded = { 'smtp.port': 587, 'smtp.secure': false, 'smtp.from': 'Forja <no-reply@localhost>' };
+
+  it('no host anywhere: null (mails go to the outbox)', () => {
+    expect(smtp(seeded, { SMTP_USER: 'u', SMTP_PASSWORD: 'p' })).toBeNull();
+  });
+
+  it('SMTP_* alone; the seeded port, TLS and sender yield to the environment', () => {
+    expect(smtp(seeded, { SMTP_HOST: 'mail.a.example', SMTP_PORT: '465', SMTP_SECURE: 'true', SMTP_USER: 'u', SMTP_PASSWORD: 'p', SMTP_FROM: 'A <a@a.example>' })).toEqual({
+      host: 'mail.a.example', port: 465, secure: true, user: 'u', password: 'p', from: 'A <a@a.example>',
+    });
+    expect(smtp(seeded, { SMTP_HOST: 'mail.a.example' })).toEqual({ host: 'mail.a.example', port: 587, secure: false, from: 'Forja <no-reply@localhost>' });
+  });
+
+  it('values chosen in Settings win', () => {
+    expect(smtp({ ...seeded, 'smtp.port': 2525, 'smtp.from': 'B <b@b.example>' }, { SMTP_HOST: 'mail.a.example', SMTP_PORT: '465', SMTP_FROM: 'A <a@a.example>' })).toMatchObject({
+      port: 2525, from: 'B <b@b.example>',
+    });
+  });
+
+  it('SMTP_USER / SMTP_PASSWORD are never sent to an smtp.host from Settings that is another server', () => {
+    const vars = { SMTP_HOST: 'mail.a.example', SMTP_USER: 'u', SMTP_PASSWORD: 'env-secret' };
+    expect(smtp({ ...seeded, 'smtp.host': 'evil.example' }, vars)).toEqual({ host: 'evil.example', port: 587, secure: false, from: 'Forja <no-reply@localhost>' });
+    expect(smtp({ ...seeded, 'smtp.host': 'MAIL.A.example' }, vars)).toMatchObject({ user: 'u', password: 'env-secret' });
+    expect(smtp({ ...seeded, 'smtp.host': 'evil.example', 'smtp.user': 'v', 'smtp.password': 'stored' }, vars)).toMatchObject({ user: 'v', password: 'stored' });
+  });
+});
