@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { FileLimits } from '../files/file-limits.ts';
 import { ConcurrencyLimit, limitKey } from '../files/user-limiter.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
+import { nulBytePaths } from '../http/reject-nul-bytes.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import { UNIQUE_REASON, type EntityService, type PreparedInsert } from './entity-service.ts';
 import { isPlainObject } from './entity-validator.ts';
@@ -33,6 +34,8 @@ export interface ImportReport {
   errors: ImportRowError[];
 }
 
+/** A string holding U+0000, which PostgreSQL cannot store (same key as the request-level 400). */
+const NUL_REASON = 'validation.nulCharacter';
 const FORMAT_BY_EXTENSION: Record<string, FileFormat> = { csv: 'CSV', json: 'JSON' };
 /** Rows whose refs are resolved together (one query per ref field and slice). */
 const ROWS_PER_SLICE = 500;
@@ -92,7 +95,13 @@ export class EntityImporter {
       for (let index = first; index < Math.min(first + ROWS_PER_SLICE, sources.length); index++) {
         const source = sources[index];
         const row = index + 1;
-        if (format === 'CSV') {
+        // PostgreSQL's text and jsonb cannot hold U+0000 (a 500 at write time): a row holding one
+        // is refused up front, per field (CSV: the column; JSON: the path), and nothing of it is
+        // looked up or written. reject-nul-bytes only sees JSON bodies, not uploaded files.
+        const nul = nulBytePaths(source);
+        if (nul.length > 0) {
+          items.push({ row, body: {}, errors: nul.map((field) => ({ row, field, reason: NUL_REASON })) });
+        } else if (format === 'CSV') {
           const converted = csvRowToBody(runtime.fields, source as Record<string, string>);
           items.push({ row, body: converted.body, errors: converted.errors.map((e) => ({ row, ...e })) });
         } else if (isPlainObject(source)) {

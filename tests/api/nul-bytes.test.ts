@@ -104,3 +104,52 @@ describe('GraphQL', () => {
     expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
   });
 });
+
+describe('imports (multipart files, which the request-level check does not see)', () => {
+  const csv = (lines: string[]) => lines.join('\r\n') + '\r\n';
+
+  it('CSV: the dry run reports the row and column; the real import is a 400 naming them, nothing is written', async () => {
+    const file = csv(['name;description', 'Nul import A;fine', `Nul import B;a${NUL}b`, `Nul${NUL} import C;x`]);
+    const dry = await server.upload('/api/bots/import?format=CSV&dryRun=true', { name: 'bots.csv', content: file, type: 'text/csv' });
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.body).toEqual({
+      dryRun: true, total: 3, valid: 1, invalid: 2, created: 0,
+      errors: [
+        { row: 2, field: 'description', reason: 'validation.nulCharacter' },
+        { row: 3, field: 'name', reason: 'validation.nulCharacter' },
+      ],
+    });
+    const real = await server.upload('/api/bots/import?format=CSV', { name: 'bots.csv', content: file, type: 'text/csv' });
+    expect(real.status, real.text).toBe(400);
+    expect(real.body.inputErrors).toEqual([
+      { field: '2.description', reason: 'validation.nulCharacter' },
+      { field: '3.name', reason: 'validation.nulCharacter' },
+    ]);
+    expect((await server.get(`/api/bots/find${qs({ search: 'Nul import' })}`)).body).toEqual([]);
+  });
+
+  it('JSON: nested values, list items, keys and ref values are reported by path; nothing is looked up or written', async () => {
+    const rows = [
+      { name: 'Nul json A', questions: ['ok', `q${NUL}`] },
+      { name: 'Nul json B', [`desc${NUL}`]: 'x' },
+      { name: 'Nul json C', knowledge: `k${NUL}` },
+      { name: 'Nul json D', description: 'fine' },
+    ];
+    const content = JSON.stringify(rows);
+    const dry = await server.upload('/api/bots/import?dryRun=true', { name: 'bots.json', content, type: 'application/json' });
+    expect(dry.status, dry.text).toBe(200);
+    expect(dry.body).toMatchObject({ total: 4, valid: 1, invalid: 3 });
+    expect(dry.body.errors).toEqual([
+      { row: 1, field: 'questions.1', reason: 'validation.nulCharacter' },
+      { row: 2, field: 'desc\\u0000', reason: 'validation.nulCharacter' },
+      { row: 3, field: 'knowledge', reason: 'validation.nulCharacter' },
+    ]);
+    const real = await server.upload('/api/bots/import', { name: 'bots.json', content, type: 'application/json' });
+    expect(real.status, real.text).toBe(400);
+    expect((await server.get(`/api/bots/find${qs({ search: 'Nul json' })}`)).body).toEqual([]);
+    // Without the bad rows the same file imports.
+    const fine = await server.upload('/api/bots/import', { name: 'bots.json', content: JSON.stringify([rows[3]]), type: 'application/json' });
+    expect(fine.status, fine.text).toBe(200);
+    expect(fine.body).toMatchObject({ created: 1 });
+  });
+});

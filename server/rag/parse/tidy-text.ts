@@ -1,7 +1,8 @@
 /**
- * One layout for all extracted text: Unix newlines, no trailing spaces, runs of spaces and tabs
- * collapsed, at most one blank line between paragraphs. The chunker splits on blank lines, so
- * paragraph boundaries are what matter here.
+ * One layout for all extracted text: no NUL characters (U+0000: PostgreSQL cannot store them, and
+ * a document's text becomes knowledge and training data), Unix newlines, no trailing spaces, runs
+ * of spaces and tabs collapsed, at most one blank line between paragraphs. The chunker splits on
+ * blank lines, so paragraph boundaries are what matter here.
  */
 export function tidyText(text: string): string {
   return tidyUntrimmed(text).trim();
@@ -9,6 +10,7 @@ export function tidyText(text: string): string {
 
 function tidyUntrimmed(text: string): string {
   return text
+    .replace(/\0/g, '')
     .replace(/\r\n?/g, '\n')
     // Runs of blanks become one space. Written to skip the lone plain spaces between words (the
     // same result): replacing each of them with itself took seconds on a 20 MB text.
@@ -26,7 +28,9 @@ const SLICE_CHARS = 1024 * 1024;
  * slices of about 1 M characters with the event loop running in between. Slices are cut between
  * two non-blank characters, where none of the rules can match across the cut.
  */
-export async function tidyTextYielding(text: string): Promise<string> {
+export async function tidyTextYielding(raw: string): Promise<string> {
+  // NULs go first, so slices are cut in the text the rules see.
+  const text = raw.includes('\0') ? raw.replace(/\0/g, '') : raw;
   if (text.length <= SLICE_CHARS) return tidyText(text);
   const parts: string[] = [];
   let start = 0;
