@@ -100,6 +100,8 @@ function readTrustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
  * | SMTP_SECURE             | false   | `true`: TLS from the start (465)                             |
  * | SMTP_USER, SMTP_PASSWORD| unset   | credentials, sent only to SMTP_HOST                          |
  * | SMTP_FROM               | unset   | sender                                                       |
+ * | GOOGLE_CLIENT_ID        | unset   | Google sign-in client id (setting google.clientId wins)      |
+ * | PUBLIC_URL              | unset   | origin of e-mail links (setting app.publicUrl wins)          |
  */
 export interface EnvironmentDefaults {
   llm: LlmSettings;
@@ -108,6 +110,8 @@ export interface EnvironmentDefaults {
   graphqlIntrospection: boolean;
   /** Each null when its variable is unset. */
   smtp: { host: string | null; port: number | null; secure: boolean | null; user: string | null; password: string | null; from: string | null };
+  googleClientId: string | null;
+  publicUrl: string | null;
 }
 
 export function loadEnvironmentDefaults(env: NodeJS.ProcessEnv = process.env): EnvironmentDefaults {
@@ -118,6 +122,8 @@ export function loadEnvironmentDefaults(env: NodeJS.ProcessEnv = process.env): E
     allowPrivateUrls: env.RAG_ALLOW_PRIVATE_URLS?.trim().toLowerCase() === 'true',
     graphqlIntrospection: env.GRAPHQL_INTROSPECTION?.trim() !== 'false',
     smtp: readSmtp(env),
+    googleClientId: env.GOOGLE_CLIENT_ID?.trim() || null,
+    publicUrl: env.PUBLIC_URL?.trim() || null,
   };
 }
 

@@ -6,7 +6,7 @@ import { resolveRuntimeConfig, type RuntimeConfigReader } from './resolve-runtim
 /** The Settings keys the runtime configuration reads (server/settings/setting-definitions.ts). */
 const KEYS = [
   'llm.provider', 'llm.model', 'llm.baseUrl', 'llm.apiKey', 'llm.timeoutMs', 'embedding.model', 'embedding.baseUrl', 'embedding.apiKey',
-  'smtp.host', 'smtp.port', 'smtp.secure', 'smtp.user', 'smtp.password', 'smtp.from',
+  'smtp.host', 'smtp.port', 'smtp.secure', 'smtp.user', 'smtp.password', 'smtp.from', 'google.clientId', 'app.publicUrl',
 ];
 
 /**

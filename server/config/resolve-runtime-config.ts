@@ -16,6 +16,10 @@ export interface RuntimeConfig {
   graphqlIntrospection: boolean;
   /** null: no SMTP host, mails go to DATA_DIR/outbox. user/password only ever for this host. */
   smtp: SmtpSettings | null;
+  /** Google sign-in client id: google.clientId, else GOOGLE_CLIENT_ID; null: Google sign-in off. */
+  googleClientId: string | null;
+  /** Origin of links in e-mails (no trailing slash): app.publicUrl, else PUBLIC_URL; null: unset. */
+  publicUrl: string | null;
 }
 
 export interface SmtpSettings {
@@ -74,7 +78,16 @@ export function resolveRuntimeConfig(stored: ReadonlyMap<string, unknown>, envir
     timeoutMs: llm.timeoutMs,
   };
 
-  return { llm, embedding, allowPrivateUrls: env.allowPrivateUrls, graphqlIntrospection: env.graphqlIntrospection, smtp: resolveSmtp(stored, env) };
+  const publicUrl = text('app.publicUrl') ?? env.publicUrl ?? null;
+  return {
+    llm,
+    embedding,
+    allowPrivateUrls: env.allowPrivateUrls,
+    graphqlIntrospection: env.graphqlIntrospection,
+    smtp: resolveSmtp(stored, env),
+    googleClientId: text('google.clientId') ?? env.googleClientId ?? null,
+    publicUrl: publicUrl === null ? null : publicUrl.replace(/\/+$/, ''),
+  };
 }
 
 /**

@@ -108,8 +108,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const settings = settingsStoreFor(database);
   // The environment is parsed now (a bad LLM_TIMEOUT_MS stops the start) and again on each read,
   // under the Settings rows (resolve-runtime-config.ts): tests change process.env between requests.
+  // GOOGLE_CLIENT_ID and PUBLIC_URL as the identity configuration has them (the `identity` option wins).
   loadEnvironmentDefaults();
-  const runtimeConfig = createRuntimeConfigReader(database, options.environment ?? (() => loadEnvironmentDefaults()));
+  const identityDefaults = { googleClientId: identityConfig.googleClientId ?? null, publicUrl: identityConfig.publicUrl ?? null };
+  const runtimeConfig = createRuntimeConfigReader(database, options.environment ?? (() => ({ ...loadEnvironmentDefaults(), ...identityDefaults })));
 
   const resolveContext = options.resolveContext ?? identity.resolveContext;
   app.decorateRequest('context', null as unknown as RequestContext);

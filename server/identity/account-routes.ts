@@ -1,3 +1,4 @@
+import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, validationError, type InputError } from '../http/http-error.ts';
@@ -21,6 +22,8 @@ export interface AccountRouteDeps {
   tokenVersions: TokenVersions;
   mailer: () => Promise<Mailer>;
   log: FastifyBaseLogger;
+  /** app.publicUrl, else PUBLIC_URL (server/config/resolve-runtime-config.ts). */
+  readConfig: RuntimeConfigReader;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -114,6 +117,6 @@ async function requireRecovery(settings: SettingsStore): Promise<void> {
 
 /** Links never use the request's Host header (an attacker could point them at their own site). */
 async function publicUrl(deps: AccountRouteDeps): Promise<string> {
-  const configured = (await deps.settings.getString('app.publicUrl')) ?? deps.config.publicUrl ?? `http://localhost:${deps.port}`;
+  const configured = (await deps.readConfig()).publicUrl ?? `http://localhost:${deps.port}`;
   return configured.replace(/\/+$/, '');
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { invalidCredentials, issueToken } from './auth-routes.ts';
 import type { Identity } from './create-identity.ts';
@@ -15,12 +16,12 @@ import type { UserAccounts } from './user-accounts.ts';
  * is verified against the client id (setting google.clientId, else GOOGLE_CLIENT_ID). The user is
  * found by e-mail or, when auth.googleAutoCreate is on, created with the default role.
  */
-export function registerGoogleRoutes(app: FastifyInstance, deps: { identity: Identity; accounts: UserAccounts; service: EntityService; settings: SettingsStore }): void {
+export function registerGoogleRoutes(app: FastifyInstance, deps: { identity: Identity; accounts: UserAccounts; service: EntityService; settings: SettingsStore; readConfig: RuntimeConfigReader }): void {
   const { identity, accounts, service, settings } = deps;
   let verifier: { clientId: string; verify: GoogleVerifier } | null = null;
 
   app.post('/api/google/login', { config: { rateLimit: { max: identity.config.rateLimits.login, timeWindow: '1 minute' } } }, async (request) => {
-    const clientId = (await settings.getString('google.clientId')) ?? identity.config.googleClientId;
+    const clientId = (await deps.readConfig()).googleClientId;
     if (!clientId) {
       throw new HttpError(501, 'Google sign-in is not configured (setting google.clientId or GOOGLE_CLIENT_ID)', { i18nMessage: 'error.googleNotConfigured' });
     }

@@ -42,10 +42,10 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   registerPasswordRoutes(app, { accounts, service, rules, tokenVersions: identity.tokenVersions, loginLimit: identity.config.rateLimits.login });
   registerAccountRoutes(app, {
     config: identity.config, port: config.port, accounts, service, settings, codes, tokenVersions: identity.tokenVersions, log: app.log,
-    mailer: createMailSender({ readConfig: deps.runtimeConfig, dataDir: config.dataDir, logger: app.log }),
+    mailer: createMailSender({ readConfig: deps.runtimeConfig, dataDir: config.dataDir, logger: app.log }), readConfig: deps.runtimeConfig,
   });
   registerAvatarRoute(app, { dataDir: config.dataDir, accounts });
-  registerGoogleRoutes(app, { identity, accounts, service, settings });
+  registerGoogleRoutes(app, { identity, accounts, service, settings, readConfig: deps.runtimeConfig });
   registerDirectoryRoutes(app, { service, entities: deps.entities });
   registerApiKeySecrets(app, { database, service, pepper: identity.apiKeyPepper });
   registerUsersExportFilters(app);

@@ -1,3 +1,4 @@
+import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { FastifyInstance } from 'fastify';
 import type { RoutePermission } from '../http/authorizer.ts';
 import { routePermission } from '../entities/route-permission.ts';
@@ -16,7 +17,7 @@ const UPDATE: RoutePermission = routePermission(entities.setting!, 'update');
  * Reads need setting:view or setting:manage; changing a value setting:update or setting:manage. Password
  * values never leave the server in clear.
  */
-export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStore): void {
+export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStore, readConfig: RuntimeConfigReader): void {
   app.get('/api/settings', { config: { permission: VIEW } }, async () => (await store.list()).map(publicSetting));
 
   app.get('/api/settings/grouped', { config: { permission: VIEW } }, async () => {
@@ -34,7 +35,8 @@ export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStor
   app.get('/api/settings/public', async () => ({
     registration: await store.getBoolean('auth.registrationEnabled'),
     recovery: await store.getBoolean('auth.recoveryEnabled'),
-    googleClientId: (await store.getString('google.clientId'))?.trim() || null,
+    // As the Google route resolves it (setting, else GOOGLE_CLIENT_ID): the button shows when sign-in works.
+    googleClientId: (await readConfig()).googleClientId,
   }));
 
   app.get<{ Params: { keyOrId: string } }>('/api/settings/:keyOrId', { config: { permission: VIEW } }, async (request) =>

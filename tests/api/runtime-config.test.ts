@@ -203,3 +203,14 @@ describe('keys are sent only to the host they were configured for', () => {
     expect(JSON.stringify(otherHost.requests)).not.toContain(ENV_KEY);
   });
 });
+
+describe('sign-in and e-mail settings', () => {
+  it('GOOGLE_CLIENT_ID alone shows the Google button (as the Google route accepts it); the setting wins', async () => {
+    const server = await start(environment({ googleClientId: 'env-client.apps.googleusercontent.com' }));
+    expect((await server.as(null).get('/api/settings/public')).body.googleClientId).toBe('env-client.apps.googleusercontent.com');
+    await setSetting(server, 'google.clientId', 'set-client.apps.googleusercontent.com');
+    expect((await server.as(null).get('/api/settings/public')).body.googleClientId).toBe('set-client.apps.googleusercontent.com');
+    await setSetting(server, 'google.clientId', '');
+    expect((await server.as(null).get('/api/settings/public')).body.googleClientId).toBe('env-client.apps.googleusercontent.com');
+  });
+});

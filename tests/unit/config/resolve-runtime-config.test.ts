@@ -97,3 +97,14 @@ describe('resolveRuntimeConfig: SMTP', () => {
     expect(smtp({ ...seeded, 'smtp.host': 'evil.example', 'smtp.user': 'v', 'smtp.password': 'stored' }, vars)).toMatchObject({ user: 'v', password: 'stored' });
   });
 });
+
+describe('resolveRuntimeConfig: Google client id and public URL', () => {
+  it('the setting, else the variable; the public URL without a trailing slash', () => {
+    const vars = { GOOGLE_CLIENT_ID: 'env-id', PUBLIC_URL: 'https://env.example/' };
+    expect(resolveRuntimeConfig(settings({}), env(vars))).toMatchObject({ googleClientId: 'env-id', publicUrl: 'https://env.example' });
+    expect(resolveRuntimeConfig(settings({ 'google.clientId': ' set-id ', 'app.publicUrl': 'https://set.example' }), env(vars))).toMatchObject({
+      googleClientId: 'set-id', publicUrl: 'https://set.example',
+    });
+    expect(resolveRuntimeConfig(settings({}), env({}))).toMatchObject({ googleClientId: null, publicUrl: null });
+  });
+});
