@@ -151,6 +151,28 @@ describe('parse-file refuses decompression bombs', () => {
     refusedAsBomb(await parse('doble.pdf', pdfWithStream(deflateSync(once))), /expand to more than \d+ bytes/);
   });
 
+  it('review bypasses: a DOCX hiding a 300 MB part behind an end record declaring 1 entry; a PDF bomb whose zlib header starts 0x68; an encrypted PDF', async () => {
+    const hidden = await deflatedZeros(300 * 1024 * 1024);
+    // deflatedZeros is zlib; the ZIP part is the raw deflate inside (no 2-byte header, no 4-byte checksum).
+    const archive = zip([
+      { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
+      { name: 'word/document.xml', compressed: hidden.subarray(2, hidden.length - 4), declaredSize: 300 * 1024 * 1024 },
+    ]);
+    archive.writeUInt16LE(1, archive.length - 22 + 8);
+    archive.writeUInt16LE(1, archive.length - 22 + 10);
+    const refusedDocx = await parse('oculto.docx', archive);
+    expect(refusedDocx.status, refusedDocx.text).toBe(422);
+    expect(refusedDocx.body.message).toMatch(/declares 1 parts but the central directory holds 2/);
+    const small = await deflatedZeros(210 * 1024 * 1024);
+    // The same deflate data behind a 16 KB-window zlib header (0x68): pdf.js reads it all the same.
+    const header68 = Buffer.concat([Buffer.from([0x68, 0x81]), small.subarray(2)]);
+    refusedAsBomb(await parse('ventana.pdf', pdfWithStream(header68)), /expand to more than \d+ bytes/);
+    const encrypted = Buffer.from('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\ntrailer\n<< /Root 1 0 R /Encrypt 2 0 R >>\n%%EOF\n');
+    const refusedPdf = await parse('cifrado.pdf', encrypted);
+    expect(refusedPdf.status, refusedPdf.text).toBe(422);
+    expect(refusedPdf.body.message).toMatch(/encrypted/);
+  });
+
   it('the server answers throughout, and a real document still parses after the refusals', async () => {
     expect((await fetch(`${server.baseUrl}/api/health`)).status).toBe(200);
     const ok = await parse('despues.docx', docx({ name: 'word/document.xml', data: documentXml('Sigue funcionando') }));
