@@ -41,6 +41,16 @@ export const MAX_PDF_FLATE_LAYERS = 8;
 /** Bytes handed to zlib at a time, and the size of its output chunks: what a check holds in memory. */
 const SLICE = 64 * 1024;
 
+/** Gives the event loop a turn every ~10 ms of scanning (a crafted 25 MB file takes seconds). */
+function yielder(): () => Promise<void> {
+  let since = Date.now();
+  return async () => {
+    if (Date.now() - since < 10) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    since = Date.now();
+  };
+}
+
 async function* slices(data: Buffer): AsyncGenerator<Buffer> {
   for (let at = 0; at < data.length; at += SLICE) yield data.subarray(at, at + SLICE);
 }
@@ -198,9 +208,17 @@ const PDF_WHITESPACE = /[\0\t\n\f\r ]/;
 const REFUSED_FILTERS = new Set(['LZWDecode', 'LZW', 'RunLengthDecode', 'RL', 'BrotliDecode', 'Crypt']);
 const FLATE = new Set(['FlateDecode', 'Fl']);
 
-/** The filter value after a /Filter or /F key: its names, and whether it refers to another object. */
-function readFilterValue(text: string, from: number): { names: string[]; isArray: boolean; reference?: [string, string] } | null {
-  let at = from;
+/** How far after a /Filter or /F key its value may end (real ones end within a few bytes). */
+const FILTER_VALUE_WINDOW = 4096;
+
+/**
+ * The filter value after a /Filter or /F key: its names, and whether it refers to another object;
+ * null when it is none of those (/F 4, a string), and where it ends. Read within
+ * FILTER_VALUE_WINDOW bytes; a value that does not end there is 'overlong' (refused).
+ */
+function readFilterValue(whole: string, from: number): { names: string[]; isArray: boolean; reference?: [string, string]; end: number } | null | 'overlong' {
+  const text = whole.slice(from, from + FILTER_VALUE_WINDOW);
+  let at = 0;
   const skipBlank = () => {
     for (;;) {
       while (at < text.length && PDF_WHITESPACE.test(text[at])) at += 1;
@@ -220,25 +238,26 @@ function readFilterValue(text: string, from: number): { names: string[]; isArray
     return [match[1], match[2]];
   };
   skipBlank();
-  if (text[at] === '/') return { names: [readName()], isArray: false };
-  if (/\d/.test(text[at] ?? '')) {
+  if (at >= text.length) return text.length < FILTER_VALUE_WINDOW ? null : 'overlong';
+  if (text[at] === '/') return { names: [readName()], isArray: false, end: from + at };
+  if (/\d/.test(text[at])) {
     const reference = readReference();
-    return reference ? { names: [], isArray: false, reference } : null;
+    return reference ? { names: [], isArray: false, reference, end: from + at } : null;
   }
   if (text[at] !== '[') return null;
   at += 1;
   const names: string[] = [];
-  for (let guard = 0; guard < 10_000 && at < text.length; guard += 1) {
+  for (;;) {
     skipBlank();
-    if (text[at] === ']') break;
+    if (at >= text.length) return text.length < FILTER_VALUE_WINDOW ? { names, isArray: true, end: from + at } : 'overlong';
+    if (text[at] === ']') return { names, isArray: true, end: from + at + 1 };
     if (text[at] === '/') names.push(readName());
-    else if (/\d/.test(text[at] ?? '')) {
+    else if (/\d/.test(text[at])) {
       const reference = readReference();
-      if (reference) return { names, isArray: true, reference };
+      if (reference) return { names, isArray: true, reference, end: from + at };
       while (at < text.length && !PDF_DELIMITER.test(text[at])) at += 1;
     } else at += 1;
   }
-  return { names, isArray: true };
 }
 
 /**
@@ -249,15 +268,22 @@ function readFilterValue(text: string, from: number): { names: string[]; isArray
  * filters given by reference (they could sit in a compressed object stream). The whole file is
  * searched, names decoded, so stream data may rarely cause a refusal, never a pass.
  */
-function checkPdfStructure(view: Buffer): void {
+async function checkPdfStructure(view: Buffer): Promise<void> {
+  const pause = yielder();
   const text = decodeNames(view.toString('latin1'));
   if (/\/Encrypt(?=[\0\t\n\f\r ()<>[\]{}/%]|$)/.test(text)) {
     throw new RagError('unreadableFile', 'The PDF is encrypted (password protected); encrypted PDFs are not read');
   }
+  // Object numbers defined in the clear -> whether the object is a dictionary or string; built once, when needed.
+  let objects: Map<string, boolean> | undefined;
   const keys = /\/(Filter|F)(?=[\0\t\n\f\r ()<>[\]{}/%])/g;
   for (let match = keys.exec(text); match; match = keys.exec(text)) {
+    await pause();
     const value = readFilterValue(text, match.index + match[0].length);
+    if (value === 'overlong') throw bomb(`The PDF has a /${match[1]} value that does not end within ${FILTER_VALUE_WINDOW} bytes`);
     if (!value) continue;
+    // What the value held (array elements, comments) is not a key: the scan goes on after it, once.
+    keys.lastIndex = value.end;
     const refused = value.names.find((name) => REFUSED_FILTERS.has(name));
     if (refused) throw bomb(`The PDF uses the /${refused} filter, which is not accepted (only Flate-compressed streams are read)`);
     if (value.isArray && value.names.length > 1 && value.names.some((name) => !FLATE.has(name))) {
@@ -266,8 +292,15 @@ function checkPdfStructure(view: Buffer): void {
     if (value.reference) {
       // /F is also a file specification (links to other files): a reference to a dictionary or string stored in the clear is that.
       const [number, generation] = value.reference;
-      const target = new RegExp(`(?:^|[^0-9])${number}[\\0\\t\\n\\f\\r ]+${generation}[\\0\\t\\n\\f\\r ]+obj[\\0\\t\\n\\f\\r ]*(<<|\\()`).exec(text);
-      if (match[1] === 'Filter' || value.isArray || !target) {
+      if (!objects) {
+        objects = new Map();
+        const headers = /(?<![0-9])(\d+)[\0\t\n\f\r ]+(\d+)[\0\t\n\f\r ]+obj[\0\t\n\f\r ]*(<<|\()?/g;
+        for (let header = headers.exec(text); header; header = headers.exec(text)) {
+          objects.set(`${header[1]} ${header[2]}`, header[3] !== undefined);
+          await pause();
+        }
+      }
+      if (match[1] === 'Filter' || value.isArray || !objects.get(`${number} ${generation}`)) {
         throw bomb(`The PDF gives a stream filter by reference (${number} ${generation} R), which is not accepted`);
       }
     }
@@ -329,12 +362,14 @@ async function countLayer(chunks: AsyncIterable<Buffer>, budget: { remaining: nu
  */
 export async function checkPdfStreams(bytes: Uint8Array, budget = MAX_PDF_INFLATED_BYTES): Promise<void> {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  checkPdfStructure(view);
+  await checkPdfStructure(view);
+  const pause = yielder();
   const counter = { remaining: budget, limit: budget };
   let lineEnd = -1;
   let lastStart = -1;
   for (let at = view.indexOf('stream', 0, 'latin1'); at !== -1; at = view.indexOf('stream', at + 6, 'latin1')) {
-    if (at >= 3 && view.toString('latin1', at - 3, at) === 'end') continue;
+    await pause();
+    if (at >= 3 && view[at - 3] === 0x65 && view[at - 2] === 0x6e && view[at - 1] === 0x64) continue; // endstream
     // pdf.js skips to the next line after the keyword (whatever precedes the end of line).
     if (lineEnd < at + 6) {
       const lf = view.indexOf(0x0a, at + 6);

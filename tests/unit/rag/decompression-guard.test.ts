@@ -209,6 +209,10 @@ describe('PDF guard', () => {
     await refused(checkPdfStreams(pdf(dictionary, Buffer.from('00')), BUDGET), 'archiveBomb', pattern);
   });
 
+  it('a filter value that does not end within 4 KB (padding to hide it) is refused', async () => {
+    await refused(checkPdfStreams(pdf(`/Filter [${' '.repeat(5000)}/AHx /Fl]`, Buffer.from('00')), BUDGET), 'archiveBomb', /does not end within/);
+  });
+
   it('an encrypted PDF (the guard would see ciphertext) is refused', async () => {
     await refused(checkPdfStreams(pdf('/Filter /FlateDecode', deflateSync(Buffer.from('x')), '<< /Root 1 0 R /Encrypt 7 0 R >>'), BUDGET), 'unreadableFile', /encrypted/);
     await refused(checkPdfStreams(pdf('', Buffer.from('x'), '<< /Root 1 0 R /Encr#79pt 7 0 R >>'), BUDGET), 'unreadableFile', /encrypted/);
