@@ -1,5 +1,8 @@
 import path from 'node:path';
 import type { EmbeddingSettings, LlmSettings } from './llm/llm-settings.ts';
+import { readChatLimits, type ChatLimits } from './chat/chat-limits.ts';
+import { loadFileLimits, type FileLimits } from './files/file-limits.ts';
+import { loadIdentityConfig, type IdentityConfig } from './identity/identity-config.ts';
 import { readLlmSettings } from './llm/read-llm-settings.ts';
 
 /**
@@ -27,6 +30,8 @@ export interface ServerConfig {
   host: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL connections of this instance (PG_POOL_SIZE). */
+  pgPoolSize: number;
   /** Shared store of the rate-limit counters; null keeps them in this process's memory. */
   redisUrl: string | null;
   /** 'multi' when several instances serve the same database (README.md "Scaling out"). */
@@ -53,6 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || './data'),
     databaseUrl: env.DATABASE_URL?.trim() || null,
+    pgPoolSize: readPositiveInteger(env, 'PG_POOL_SIZE', 10),
     redisUrl: env.REDIS_URL?.trim() || null,
     instanceMode: readInstanceMode(env),
     trustProxy: readTrustProxy(env),
@@ -69,6 +75,12 @@ function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   if (!Number.isInteger(value) || value < 0) {
     throw new Error(`${name} must be a non-negative integer; got ${JSON.stringify(raw)}`);
   }
+  return value;
+}
+
+function readPositiveInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = readInteger(env, name, fallback);
+  if (value <= 0) throw new Error(`${name} must be a positive integer; got ${JSON.stringify(env[name])}`);
   return value;
 }
 
@@ -142,4 +154,19 @@ function readSmtp(env: NodeJS.ProcessEnv): EnvironmentDefaults['smtp'] {
     password: text('SMTP_PASSWORD'),
     from: text('SMTP_FROM'),
   };
+}
+
+/**
+ * The features' start-up configuration, each part parsed by its own module from the same
+ * environment, read once when the server is created: identity (server/identity/identity-config.ts),
+ * file quotas and retention (server/files/file-limits.ts), chat limits (server/chat/chat-limits.ts).
+ */
+export interface FeatureConfig {
+  identity: IdentityConfig;
+  files: FileLimits;
+  chat: ChatLimits;
+}
+
+export function loadFeatureConfig(env: NodeJS.ProcessEnv = process.env): FeatureConfig {
+  return { identity: loadIdentityConfig(env), files: loadFileLimits(env), chat: readChatLimits(env) };
 }

@@ -20,7 +20,7 @@ export interface ChatLimits {
   conversationPerMinute: number;
 }
 
-export function readChatLimits(env: NodeJS.ProcessEnv = process.env): ChatLimits {
+export function readChatLimits(env: NodeJS.ProcessEnv): ChatLimits {
   const int = (name: string, fallback: number): number => {
     const raw = env[name]?.trim();
     if (!raw) return fallback;

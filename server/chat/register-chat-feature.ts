@@ -1,7 +1,6 @@
 import type { FeatureDependencies, ServerFeature } from '../http/server-features.ts';
 import { registerAnalyticsRoutes } from './analytics/analytics-routes.ts';
 import { ChatLlm } from './chat-llm.ts';
-import { readChatLimits } from './chat-limits.ts';
 import { registerChatRoutes } from './chat-routes.ts';
 import { ChatService } from './chat-service.ts';
 import { ChatStore } from './chat-store.ts';
@@ -9,7 +8,7 @@ import { chatRetrievalIndex } from './chat-retrieval-index.ts';
 
 /** The public chat: /api/chat/* (see chat-routes.ts), the services behind it, and the console's bot analytics. */
 export const registerChatFeature: ServerFeature = (app, deps: FeatureDependencies) => {
-  const limits = readChatLimits();
+  const limits = deps.featureConfig.chat;
   const store = new ChatStore(deps.database, deps.service);
   const llm = new ChatLlm(deps.runtimeConfig);
   const service = new ChatService(store, llm, chatRetrievalIndex(deps.database, deps.runtimeConfig));

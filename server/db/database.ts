@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { SqlDialect } from './sql-dialect.ts';
-import { openPostgresDatabase, poolSizeFromEnv } from './postgres-database.ts';
+import { DEFAULT_PG_POOL_SIZE, openPostgresDatabase } from './postgres-database.ts';
 import { openSqliteDatabase } from './sqlite-database.ts';
 
 export type Row = Record<string, unknown>;
@@ -52,14 +52,16 @@ export interface Database {
 export interface DatabaseOptions {
   dataDir: string;
   databaseUrl: string | null;
+  /** PostgreSQL connections of this instance (PG_POOL_SIZE, read by server/config.ts); default 10. */
+  poolSize?: number;
 }
 
-type Opener = (location: string) => Database;
+type Opener = (location: string, options: DatabaseOptions) => Database;
 
 /** Engines by URL scheme: SQLite (one process) or PostgreSQL (several instances, see README.md "Scaling out"). */
 const OPENERS: Record<string, Opener> = {
   sqlite: (location) => openSqliteDatabase(location),
-  postgres: (location) => openPostgresDatabase(location, { poolSize: poolSizeFromEnv() }),
+  postgres: (location, options) => openPostgresDatabase(location, { poolSize: options.poolSize ?? DEFAULT_PG_POOL_SIZE }),
 };
 
 export function openDatabase(options: DatabaseOptions): Database {
@@ -71,7 +73,7 @@ export function openDatabase(options: DatabaseOptions): Database {
         'Leave DATABASE_URL unset to use SQLite under DATA_DIR.',
     );
   }
-  return opener(location);
+  return opener(location, options);
 }
 
 function parseDatabaseUrl(options: DatabaseOptions): { scheme: string; location: string } {

@@ -112,15 +112,6 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
   return database;
 }
 
-/** PG_POOL_SIZE from the environment (positive integer) or the default. */
-export function poolSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.PG_POOL_SIZE?.trim();
-  if (!raw) return DEFAULT_PG_POOL_SIZE;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`PG_POOL_SIZE must be a positive integer; got ${JSON.stringify(raw)}`);
-  return value;
-}
-
 /** The pool behind a PostgreSQL Database (for engine-specific stores like RAG's tsvector index), or null. */
 export function postgresPoolOf(database: Database): pg.Pool | null {
   const pool = (database as { pool?: unknown }).pool;

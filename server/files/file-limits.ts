@@ -32,7 +32,7 @@ export const DEFAULT_FILE_LIMITS: FileLimits = {
   concurrentPerUser: 2,
 };
 
-export function loadFileLimits(env: NodeJS.ProcessEnv = process.env): FileLimits {
+export function loadFileLimits(env: NodeJS.ProcessEnv): FileLimits {
   const hours = readNumber(env, 'EXPORT_RETENTION_HOURS');
   const ttl = readNumber(env, 'EXPORT_LINK_TTL_SECONDS');
   const retention = hours === null ? DEFAULT_FILE_LIMITS.exportRetentionMs : hours * 3600_000;

@@ -7,7 +7,7 @@ import type { EntityService } from '../entities/entity-service.ts';
 import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
 import { registerExportDownloadRoute } from './export-download-route.ts';
 import { ExportFiles, exportLinkKey } from './export-files.ts';
-import { loadFileLimits, type FileLimits } from './file-limits.ts';
+import type { FileLimits } from './file-limits.ts';
 import { ByteBudget, ConcurrencyLimit } from './user-limiter.ts';
 
 export interface UploadLimits {
@@ -37,10 +37,11 @@ export function createFileServices(deps: {
   service: EntityService;
   /** The token signing secret; the download links' key is derived from it. */
   signingSecret: string;
-  limits?: FileLimits;
+  /** server/files/file-limits.ts, read at start by server/config.ts loadFeatureConfig. */
+  limits: FileLimits;
 }): FileServices {
   const { app, config, database, service } = deps;
-  const limits = deps.limits ?? loadFileLimits();
+  const { limits } = deps;
   const exports = new ExportFiles({
     dataDir: config.dataDir,
     key: exportLinkKey(deps.signingSecret),

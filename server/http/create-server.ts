@@ -7,7 +7,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyCors from '@fastify/cors';
 import { Redis } from 'ioredis';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
-import { loadEnvironmentDefaults, type EnvironmentDefaults, type ServerConfig } from '../config.ts';
+import { loadEnvironmentDefaults, loadFeatureConfig, type EnvironmentDefaults, type ServerConfig } from '../config.ts';
 import { createRuntimeConfigReader } from '../config/create-runtime-config-reader.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateEntities } from '../db/migrate-entities.ts';
@@ -21,7 +21,7 @@ import { createFileServices } from '../files/file-services.ts';
 import { registerFileRoutes } from '../files/file-routes.ts';
 import { readOrCreateSecret } from '../identity/secret-store.ts';
 import { createIdentity, type Identity } from '../identity/create-identity.ts';
-import { loadIdentityConfig, type IdentityConfig } from '../identity/identity-config.ts';
+import type { IdentityConfig } from '../identity/identity-config.ts';
 import { permissionAuthorizer } from '../identity/permission-authorizer.ts';
 import { seedDatabase } from '../seed/seed-database.ts';
 import { settingsStoreFor } from '../settings/settings-store.ts';
@@ -91,10 +91,12 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   rejectNulBytes(app);
   drainUnreadBodies(app);
 
-  const identityConfig: IdentityConfig = { ...loadIdentityConfig(), ...options.identity };
+  // The environment's start-up part, read once here (server/config.ts).
+  const featureConfig = loadFeatureConfig();
+  const identityConfig: IdentityConfig = { ...featureConfig.identity, ...options.identity };
   checkScaleOutSecrets(config, identityConfig);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.pgPoolSize });
   app.addHook('onClose', async () => database.close());
   const models = Object.values(entities);
   const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
@@ -147,10 +149,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
 
   registerHealthRoute(app);
   // Export download links are signed with a key derived from the token secret (the same value identity uses).
-  const files = createFileServices({ app, config, database, service, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value });
+  const files = createFileServices({ app, config, database, service, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
   registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });
   registerFileRoutes(app, config.dataDir, files.uploads);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter });
   await registerConsole(app, config.distDir);
   return { app, database, service, identity, routes };
 }

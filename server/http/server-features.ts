@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
-import type { ServerConfig } from '../config.ts';
+import type { FeatureConfig, ServerConfig } from '../config.ts';
 import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
@@ -18,6 +18,8 @@ import type { Enforce, RouteAccess } from './authorize-route.ts';
 /** What a feature module gets to register its routes with. */
 export interface FeatureDependencies {
   config: ServerConfig;
+  /** Identity, file and chat limits from the environment, read once at start (server/config.ts). */
+  featureConfig: FeatureConfig;
   database: Database;
   service: EntityService;
   entities: EntityModelMap;

@@ -30,7 +30,7 @@ export interface IdentityConfig {
   corsOrigins: string[];
 }
 
-export function loadIdentityConfig(env: NodeJS.ProcessEnv = process.env): IdentityConfig {
+export function loadIdentityConfig(env: NodeJS.ProcessEnv): IdentityConfig {
   const text = (name: string) => env[name]?.trim() || undefined;
   return {
     jwtSecret: text('JWT_SECRET'),

@@ -2,6 +2,8 @@ import type { EmbeddingSettings, LlmSettings } from './llm-settings.ts';
 
 /**
  * LLM settings from the environment, for deployments configured without the Settings screen.
+ * The server parses them through server/config.ts (loadEnvironmentDefaults) and merges Settings
+ * over them in server/config/resolve-runtime-config.ts; the process.env default is for benches.
  *
  * | Variable            | Meaning                                                          |
  * |---------------------|------------------------------------------------------------------|

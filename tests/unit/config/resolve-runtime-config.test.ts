@@ -108,3 +108,12 @@ describe('resolveRuntimeConfig: Google client id and public URL', () => {
     expect(resolveRuntimeConfig(settings({}), env({}))).toMatchObject({ googleClientId: null, publicUrl: null });
   });
 });
+
+describe('loadConfig: PG_POOL_SIZE', () => {
+  it('defaults to 10, takes a positive integer, refuses anything else at start', async () => {
+    const { loadConfig } = await import('../../../server/config.ts');
+    expect(loadConfig({}).pgPoolSize).toBe(10);
+    expect(loadConfig({ PG_POOL_SIZE: '4' }).pgPoolSize).toBe(4);
+    for (const bad of ['0', '-1', 'many', '2.5']) expect(() => loadConfig({ PG_POOL_SIZE: bad }), bad).toThrow(/PG_POOL_SIZE/);
+  });
+});
