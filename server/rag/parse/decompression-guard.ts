@@ -3,10 +3,14 @@ import { RagError } from '../rag-error.ts';
 
 /**
  * Decompression-bomb limits for the documents we parse (issue 16: a 200 KB DOCX whose XML
- * inflates to gigabytes exhausted the heap). A DOCX is a ZIP: its central directory declares each
- * part's sizes, checked before mammoth sees the file, and then every part is inflated once off the
- * main thread (zlib's thread pool) with its declared size as a hard cap, so a lying header cannot
- * smuggle more past the check. A PDF's Flate streams are inflated the same way against one budget.
+ * inflates to gigabytes exhausted the heap). A DOCX is a ZIP: its central directory, read exactly
+ * as JSZip (mammoth) reads it, declares each part's sizes, checked before mammoth sees the file;
+ * then every part is inflated once with its declared size as a hard cap, so a lying header cannot
+ * smuggle more past the check. A PDF's zlib streams (every header pdf.js accepts, nested layers
+ * too) are inflated the same way against one budget, after refusing what cannot be counted here
+ * (encryption, LZW / RunLength / Brotli, filter chains). Inflated bytes are counted and discarded
+ * as they come (memory stays at a few 64 KB chunks), and the checks run inside the parse worker
+ * slot (parse-in-worker.ts), so at most MAX_PARSE_WORKERS documents are checked at once.
  */
 export const MAX_ZIP_ENTRIES = 5_000;
 /** One part (document.xml, an image) uncompressed. */
