@@ -1,14 +1,15 @@
 import { useState } from 'react';
-import { Button, Group, Modal, MultiSelect, PasswordInput, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, MultiSelect, PasswordInput, Select, Stack, Switch, TagsInput, Text, Textarea, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Setting } from '../session/session-types.ts';
 import { useTranslateMessage } from '../identity/use-translate-message.ts';
 import { describeSettingError, fromDraft, toDraft, type DraftValue } from './setting-value.ts';
+import { isApiError } from '../../runtime/transport/api-error.ts';
 
 export interface SettingDialogProps {
   setting: Setting | null;
   onClose: () => void;
-  /** Sends the value; resolves when saved (the dialog then closes). */
+  /** Sends the value; resolves when saved (the dialog then closes), rejects with the server's refusal. */
   onSave: (setting: Setting, value: unknown) => Promise<void>;
 }
 
@@ -28,6 +29,8 @@ function SettingEditor({ setting, onClose, onSave }: { setting: Setting; onClose
   const [draft, setDraft] = useState<DraftValue>(() => toDraft(setting));
   const [touched, setTouched] = useState(false);
   const [saving, setSaving] = useState(false);
+  /** Why the server refused the last save (a key or its message), shown above the buttons. */
+  const [saveFailure, setSaveFailure] = useState<{ message: string; params: Record<string, unknown> } | null>(null);
   const error = describeSettingError(setting, draft);
   const label = translate(setting.label || `setting.${setting.key}`) || setting.key;
   const options = (setting.options ?? []).map((option) => ({ value: option, label: translate(`setting.option.${option}`) === `setting.option.${option}` ? option : translate(`setting.option.${option}`) }));
@@ -88,8 +91,13 @@ function SettingEditor({ setting, onClose, onSave }: { setting: Setting; onClose
       return;
     }
     setSaving(true);
+    setSaveFailure(null);
     try {
       await onSave(setting, fromDraft(setting.type, draft));
+    } catch (failure) {
+      // The dialog stays open with the server's reason: a save never fails silently.
+      const apiError = isApiError(failure) ? failure : null;
+      setSaveFailure({ message: apiError?.inputErrors.value?.[0] ?? apiError?.message ?? 'error.unknown', params: apiError?.params ?? {} });
     } finally {
       setSaving(false);
     }
@@ -98,6 +106,11 @@ function SettingEditor({ setting, onClose, onSave }: { setting: Setting; onClose
   return (
     <Stack>
       {input}
+      {saveFailure && (
+        <Alert color="red" role="alert" data-testid="setting-save-error">
+          {t(saveFailure.message, saveFailure.params)}
+        </Alert>
+      )}
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose} disabled={saving}>
           {t('settings.cancel')}

@@ -44,8 +44,9 @@ export default function SettingsPage() {
       setEditing(null);
       notifications.show({ message: t('settings.saved'), color: 'green', autoClose: NOTIFICATION_MS });
     } catch (error) {
-      // Spec §8: setting-update failures are only logged.
-      console.error(error);
+      // Spec §8 only logs setting-update failures; the dialog shows them too (nothing fails silently).
+      console.warn(error);
+      throw error;
     }
   }
 

@@ -370,4 +370,21 @@ describe('the permission rule in the console', () => {
     expect(await dialogOf(page).getByRole('button', { name: t('crud.submit') }).count()).toBe(0);
     await dialogOf(page).getByRole('button', { name: t('crud.cancel') }).click();
   });
+
+  it('a settings save the server refuses stays open and says why (security settings need a full administrator)', async () => {
+    const role = await app.api<Json>('POST', '/api/roles', { name: 'E2E Settings Editor', permissions: ['setting:view', 'setting:update'] }, token);
+    await app.api('POST', '/api/users', { name: 'Sam Settings', username: 'sam', password: 'Settings-Pass-1', email: 'sam@example.com', phone: '600000125', role: role._id, active: true }, token);
+    const editor = await app.newPage();
+    await app.signIn(editor, 'sam', 'Settings-Pass-1');
+    await editor.goto(`${app.webUrl}/settings`);
+    await editor.getByTestId('setting-edit-app.publicUrl').click();
+    await editor.getByTestId('setting-input').fill('https://phishing.example');
+    editor.expectErrors(/status of 403 \(Forbidden\).*\/api\/settings\//);
+    await editor.getByTestId('setting-save').click();
+    await editor.getByTestId('setting-save-error').getByText(t('error.settingRequiresAdmin')).waitFor();
+    await app.screenshot(editor, 'setting-refused', { fullPage: false });
+    await editor.close();
+    const stored = await app.api<Json[]>('GET', '/api/settings', undefined, token);
+    expect(stored.find((setting) => setting.key === 'app.publicUrl')?.value).not.toBe('https://phishing.example');
+  });
 });
