@@ -5,6 +5,7 @@ import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { MAX_CHUNK_OUTPUT_CHARS, MAX_CHUNK_REQUEST_LENGTH, MAX_CHUNKS } from '../../server/rag/chunk/chunk-text.ts';
 import { MAX_MARKUP_BYTES } from '../../server/rag/parse/parse-file.ts';
 import { MAX_ZIP_ENTRIES, MAX_ZIP_ENTRY_BYTES, MAX_ZIP_RATIO, MAX_ZIP_TOTAL_BYTES } from '../../server/rag/parse/decompression-guard.ts';
+import { buildZip, type ZipPart } from '../helpers/build-zip.ts';
 
 /**
  * Issue 16 resource limits of the RAG routes: decompression bombs in parse-file (DOCX and PDF,
@@ -17,53 +18,6 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-interface ZipPart {
-  name: string;
-  data?: Buffer;
-  /** Compressed bytes as stored (default: deflateRaw of data). */
-  compressed?: Buffer;
-  /** Declared uncompressed size (default: data's length): a lie when set. */
-  declaredSize?: number;
-}
-
-/** A ZIP with a central directory, method 8 (deflate) for every part. */
-function zip(parts: ZipPart[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const name = Buffer.from(part.name);
-    const compressed = part.compressed ?? deflateRawSync(part.data ?? Buffer.alloc(0));
-    const size = part.declaredSize ?? part.data?.length ?? 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, compressed);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += 30 + name.length + compressed.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(Math.min(parts.length, 0xffff), 8);
-  end.writeUInt16LE(Math.min(parts.length, 0xffff), 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
 
 const CONTENT_TYPES =
   '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>';
@@ -77,7 +31,7 @@ const documentXml = (text: string, padding = 0) =>
   ]);
 
 function docx(document: ZipPart): Buffer {
-  return zip([{ name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) }, { name: '_rels/.rels', data: Buffer.from(RELS) }, document]);
+  return buildZip([{ name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) }, { name: '_rels/.rels', data: Buffer.from(RELS) }, document]);
 }
 
 /** zlib (Flate) data of `bytes` zero bytes, produced in 1 MB slices so the test never holds them. */
@@ -131,7 +85,7 @@ describe('parse-file refuses decompression bombs', () => {
   it('a part declaring more than the per-part limit, and parts declaring more than the total', async () => {
     refusedAsBomb(await parse('grande.docx', docx({ name: 'word/document.xml', compressed: randomBytes(1024), declaredSize: 0xfffffffe })), new RegExp(`at most ${MAX_ZIP_ENTRY_BYTES} per part`));
     const parts = Array.from({ length: 5 }, (_, i) => ({ name: `word/media/image${i}.png`, compressed: randomBytes(300 * 1024), declaredSize: 45 * 1024 * 1024 }));
-    const total = zip([{ name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) }, { name: 'word/document.xml', data: documentXml('x') }, ...parts]);
+    const total = buildZip([{ name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) }, { name: 'word/document.xml', data: documentXml('x') }, ...parts]);
     refusedAsBomb(await parse('total.docx', total), new RegExp(`at most ${MAX_ZIP_TOTAL_BYTES}`));
   });
 
@@ -142,7 +96,7 @@ describe('parse-file refuses decompression bombs', () => {
 
   it('too many parts', async () => {
     const parts = Array.from({ length: MAX_ZIP_ENTRIES + 1 }, (_, i) => ({ name: `word/p${i}.xml`, data: Buffer.from('x') }));
-    refusedAsBomb(await parse('partes.docx', zip([{ name: 'word/document.xml', data: documentXml('x') }, ...parts])), new RegExp(`at most ${MAX_ZIP_ENTRIES}`));
+    refusedAsBomb(await parse('partes.docx', buildZip([{ name: 'word/document.xml', data: documentXml('x') }, ...parts])), new RegExp(`at most ${MAX_ZIP_ENTRIES}`));
   });
 
   it('a PDF whose Flate streams (one layer, or nested layers) expand past the budget', async () => {
@@ -154,7 +108,7 @@ describe('parse-file refuses decompression bombs', () => {
   it('review bypasses: a DOCX hiding a 300 MB part behind an end record declaring 1 entry; a PDF bomb whose zlib header starts 0x68; an encrypted PDF', async () => {
     const hidden = await deflatedZeros(300 * 1024 * 1024);
     // deflatedZeros is zlib; the ZIP part is the raw deflate inside (no 2-byte header, no 4-byte checksum).
-    const archive = zip([
+    const archive = buildZip([
       { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
       { name: 'word/document.xml', compressed: hidden.subarray(2, hidden.length - 4), declaredSize: 300 * 1024 * 1024 },
     ]);

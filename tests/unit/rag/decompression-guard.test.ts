@@ -4,56 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { checkPdfStreams, checkZipArchive, isZlibHeader, MAX_PDF_FLATE_LAYERS, readZipDirectory } from '../../../server/rag/parse/decompression-guard.ts';
 import { parseDocument } from '../../../server/rag/parse/parse-file.ts';
 import { RagError } from '../../../server/rag/rag-error.ts';
+import { buildZip } from '../../helpers/build-zip.ts';
 
 /**
  * Bypasses of the decompression guard found in review, each built here at run time (no large
  * files in git) and refused; ordinary documents built the same way still pass.
  */
 
-interface ZipPart {
-  name: string;
-  data?: Buffer;
-  compressed?: Buffer;
-  declaredSize?: number;
-}
-
-function zip(parts: ZipPart[]): Buffer {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
-  for (const part of parts) {
-    const name = Buffer.from(part.name);
-    const compressed = part.compressed ?? deflateRawSync(part.data ?? Buffer.alloc(0));
-    const size = part.declaredSize ?? part.data?.length ?? 0;
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(compressed.length, 18);
-    local.writeUInt32LE(size, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, compressed);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(compressed.length, 20);
-    central.writeUInt32LE(size, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += 30 + name.length + compressed.length;
-  }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(parts.length, 8);
-  end.writeUInt16LE(parts.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
-}
 
 const CONTENT_TYPES =
   '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>';
@@ -63,7 +20,7 @@ const documentXml = (text: string) =>
   Buffer.from(`<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p></w:body></w:document>`);
 
 const docx = (text: string) =>
-  zip([
+  buildZip([
     { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
     { name: '_rels/.rels', data: Buffer.from(RELS) },
     { name: 'word/document.xml', data: documentXml(text) },
@@ -102,7 +59,7 @@ describe('DOCX guard: the directory JSZip reads is the one checked', () => {
 
   it('an end record declaring fewer entries than the directory holds (300 MB document.xml hidden) is refused', async () => {
     const hidden = await deflatedSpaces(300 * 1024 * 1024);
-    const archive = zip([
+    const archive = buildZip([
       { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
       { name: 'word/document.xml', compressed: hidden, declaredSize: 300 * 1024 * 1024 },
     ]);
@@ -123,7 +80,7 @@ describe('DOCX guard: the directory JSZip reads is the one checked', () => {
   });
 
   it('data prepended to the archive (JSZip re-bases its offsets; a decoy directory sits where ours would read) is refused', async () => {
-    const real = zip([
+    const real = buildZip([
       { name: '[Content_Types].xml', data: Buffer.from(CONTENT_TYPES) },
       { name: 'word/document.xml', compressed: deflateRawSync(Buffer.alloc(5 * 1024 * 1024, 0x20)), declaredSize: 5 * 1024 * 1024 },
     ]);
