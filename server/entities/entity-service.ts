@@ -30,6 +30,14 @@ export interface PreparedInsert {
 }
 
 /** One write as the lifecycle hooks see it. */
+/** A create about to be inserted: `values` is what will be stored, `reply` extras for the response. */
+export interface InsertEvent {
+  entity: string;
+  context: RequestContext;
+  values: Record<string, unknown>;
+  reply: Record<string, unknown>;
+}
+
 export interface WriteEvent {
   entity: string;
   operation: 'create' | 'update' | 'delete';
@@ -56,6 +64,13 @@ export interface EntityHooks {
   /** Narrows what a caller reaches (reads and writes), e.g. a tenant user to their own tenant record. */
   scope?(context: RequestContext): Partial<RecordScope> | null;
   beforeChange?(event: WriteEvent): Promise<void> | void;
+  /**
+   * Last step of a create before its INSERT is built (after validation, scoping and
+   * beforeChange): may set fields no caller may send (a secret's hash, who created the record)
+   * in `values`, and add to `reply` what that one response shows besides the stored record (an
+   * API key's secret in clear, shown once). Imports run it too, without a response.
+   */
+  beforeInsert?(event: InsertEvent): Promise<void> | void;
   afterChange?(event: WriteEvent & { record: EntityRecord }): Promise<void> | void;
   beforeDelete?(event: WriteEvent): Promise<void> | void;
   /**
@@ -207,7 +222,7 @@ export class EntityService {
     for (const hooks of this.hooksOf(entity)) {
       await hooks.afterChange?.({ entity, operation: 'create', context, id: prepared.insert.id, data: prepared.values, original: null, record });
     }
-    return record;
+    return { ...record, ...prepared.reply };
   }
 
   /**
@@ -218,7 +233,7 @@ export class EntityService {
     runtime: EntityRuntime,
     context: RequestContext,
     body: unknown,
-  ): Promise<{ ok: true; insert: PreparedInsert; values: Record<string, unknown> } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
+  ): Promise<{ ok: true; insert: PreparedInsert; values: Record<string, unknown>; reply: Record<string, unknown> } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
     const input = sanitiseBody(runtime, body);
     for (const field of runtime.model.fields) {
       if (input[field.name] === undefined && !field.readonly && field.default !== null) {
@@ -246,6 +261,8 @@ export class EntityService {
     const tenant = tenantColumn ? (values[tenantColumn] ?? null) : null;
     const uniqueErrors = await this.duplicates(runtime, input, tenant, null);
     if (uniqueErrors.length > 0) return { ok: false, errors: uniqueErrors, status: 409 };
+    const reply: Record<string, unknown> = {};
+    for (const hooks of this.hooksOf(runtime.model.name)) await hooks.beforeInsert?.({ entity: runtime.model.name, context, values, reply });
     const clear = { ...values };
     await this.encodeSecrets(runtime, values);
     const id = newRecordId();
@@ -254,6 +271,7 @@ export class EntityService {
     return {
       ok: true,
       values: clear,
+      reply,
       insert: {
         id,
         query: this.database.kysely.insertInto(runtime.table).values(row).compile(),

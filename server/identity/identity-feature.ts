@@ -47,6 +47,6 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   registerAvatarRoute(app, { dataDir: config.dataDir, accounts });
   registerGoogleRoutes(app, { identity, accounts, service, settings, readConfig: deps.runtimeConfig });
   registerDirectoryRoutes(app, { service, entities: deps.entities });
-  registerApiKeySecrets(app, { database, service, pepper: identity.apiKeyPepper });
+  registerApiKeySecrets({ service, pepper: identity.apiKeyPepper });
   registerUsersExportFilters(app);
 };
