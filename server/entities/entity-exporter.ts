@@ -10,6 +10,7 @@ import type { EntityRuntime } from './entity-runtime.ts';
 import type { EntityService } from './entity-service.ts';
 import { csvRowWriter } from './csv-row-writer.ts';
 import { parseListQuery, type RawQuery } from './list-query.ts';
+import type { FilterArgument } from './parse-filters.ts';
 import { RefDisplayCache } from './ref-display-cache.ts';
 import { TextFileWriter } from './text-file-writer.ts';
 
@@ -42,12 +43,12 @@ export class EntityExporter {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  async export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery): Promise<ExportFile> {
+  async export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
     const started = Date.now();
     const format = readFormat(runtime, raw.format);
     const headers = readHeaders(runtime, raw.headers);
     const separator = readSeparator(raw.separator);
-    const query = parseListQuery(runtime, raw, { limit: 0, maxLimit: null, paged: false });
+    const query = parseListQuery(runtime, raw, { limit: 0, maxLimit: null, paged: false }, typedFilters);
     const columns = ['_id', ...headers.filter((h) => h !== '_id' && runtime.columns.has(h))];
     const select = selectList(this.database, runtime, this.service.scopeFor(runtime, context), query, columns, { storageOrder: true });
 

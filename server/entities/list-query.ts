@@ -1,6 +1,6 @@
 import { badRequest } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
-import { parseFilters, type ParsedFilter } from './parse-filters.ts';
+import { parseFilters, readFilterArguments, type FilterArgument, type ParsedFilter } from './parse-filters.ts';
 
 /** Largest page / find size; bigger reads go through export, which streams. */
 export const MAX_LIMIT = 10_000;
@@ -32,7 +32,8 @@ export interface ListQueryDefaults {
 }
 
 /** Reads page, limit, orderBy, order, search and filters; every bad value is a 400 naming it. */
-export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults: ListQueryDefaults): ListQuery {
+/** `typedFilters`: filters from a typed transport (GraphQL), read as such instead of `query.filters`. */
+export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults: ListQueryDefaults, typedFilters?: readonly FilterArgument[]): ListQuery {
   const limit = readInteger(query.limit, 'limit', defaults.limit, defaults.maxLimit === null ? 0 : 1);
   if (defaults.maxLimit !== null && limit > defaults.maxLimit) {
     throw badRequest(`limit must be at most ${defaults.maxLimit}; got ${limit}`);
@@ -55,7 +56,7 @@ export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults
     orderBy,
     order,
     search,
-    filters: parseFilters(runtime, query.filters),
+    filters: typedFilters ? readFilterArguments(runtime, typedFilters) : parseFilters(runtime, query.filters),
   };
 }
 

@@ -15,6 +15,13 @@ const OPERATORS = new Set<string>(FILTER_OPERATORS);
 const LIST_OPERATORS = new Set<FilterOperator>(['eq', 'ne', 'in', 'nin']);
 const ORDER_OPERATORS = new Set<FilterOperator>(['gt', 'gte', 'lt', 'lte']);
 
+/** A filter as typed transports send it (GraphQL's FilterInput): the value is JSON, a list for in / nin. */
+export interface FilterArgument {
+  field: string;
+  operator: string;
+  value: unknown;
+}
+
 /**
  * Parses `field;operator;value` filters joined by `|` (spec §7). Only the model's filterFields
  * may be filtered; values are coerced per field type and anything malformed is a 400 that
@@ -32,23 +39,57 @@ export function parseFilters(runtime: EntityRuntime, raw: string | undefined): P
     const operator = part.slice(first + 1, second).trim();
     // The value is everything after the second ';', so values may contain ';'.
     const value = part.slice(second + 1);
-    if (!runtime.model.filterFields.includes(field)) {
-      throw badRequest(`Unknown filter field "${field}" for ${runtime.model.name} (allowed: ${runtime.model.filterFields.join(', ')})`);
-    }
-    if (!OPERATORS.has(operator)) {
-      throw badRequest(`Unknown filter operator "${operator}" in filter "${part}" (allowed: ${FILTER_OPERATORS.join(', ')})`);
-    }
-    filters.push(buildFilter(runtime, field, operator as FilterOperator, value, part));
+    filters.push(buildFilter(runtime, field, checkedOperator(runtime, field, operator, part), value, part));
   }
   return filters;
 }
 
-function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOperator, raw: string, part: string): ParsedFilter {
+/**
+ * Reads typed filters (GraphQL) with the same rules and messages as the REST form, without
+ * joining them into its string first: a value holding `|`, `;` or `,` stays one value. Values
+ * that are empty (null, '', an empty list) are dropped, as the console's serializer drops them.
+ */
+export function readFilterArguments(runtime: EntityRuntime, inputs: readonly FilterArgument[] | undefined): ParsedFilter[] {
+  const filters: ParsedFilter[] = [];
+  for (const input of inputs ?? []) {
+    const part = `${input.field};${input.operator};${JSON.stringify(input.value)}`;
+    const value = Array.isArray(input.value) ? input.value.map(filterText).filter((item): item is string => item !== undefined) : filterText(input.value);
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
+    filters.push(buildFilter(runtime, input.field, checkedOperator(runtime, input.field, input.operator, part), value, part));
+  }
+  return filters;
+}
+
+/** A typed filter value as the text the coercion reads (dates as ISO, refs by their id). */
+function filterText(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'string') return value.trim() === '' ? undefined : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'object') {
+    const id = (value as { _id?: unknown })._id;
+    return typeof id === 'string' && id !== '' ? id : undefined;
+  }
+  return undefined;
+}
+
+function checkedOperator(runtime: EntityRuntime, field: string, operator: string, part: string): FilterOperator {
+  if (!runtime.model.filterFields.includes(field)) {
+    throw badRequest(`Unknown filter field "${field}" for ${runtime.model.name} (allowed: ${runtime.model.filterFields.join(', ')})`);
+  }
+  if (!OPERATORS.has(operator)) {
+    throw badRequest(`Unknown filter operator "${operator}" in filter "${part}" (allowed: ${FILTER_OPERATORS.join(', ')})`);
+  }
+  return operator as FilterOperator;
+}
+
+/** `raw` is the REST text, or, from a typed transport, the text of each value of a list. */
+function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOperator, raw: string | string[], part: string): ParsedFilter {
   const kind = valueKind(runtime, field);
   const list = kind.list;
   if (list && !LIST_OPERATORS.has(operator)) {
     throw badRequest(`Filter "${part}": operator ${operator} does not apply to the list field ${field}`);
   }
+  if (Array.isArray(raw) && operator !== 'in' && operator !== 'nin') throw badRequest(`Filter "${part}": ${operator} takes one value, not a list`);
   if (operator === 'like') {
     if (kind.scalar !== 'string' || !kind.textual) throw badRequest(`Filter "${part}": like applies only to text fields`);
     return { column: field, operator, value: raw, list };
@@ -58,11 +99,11 @@ function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOper
   }
   const coerce = (text: string) => coerceValue(kind.scalar, text, kind.values, part);
   if (operator === 'in' || operator === 'nin') {
-    const items = raw.split(',').map((item) => item.trim()).filter((item) => item !== '');
+    const items = (Array.isArray(raw) ? raw : raw.split(',')).map((item) => item.trim()).filter((item) => item !== '');
     if (items.length === 0) throw badRequest(`Filter "${part}": ${operator} needs at least one value`);
     return { column: field, operator, value: items.map(coerce), list };
   }
-  return { column: field, operator, value: coerce(raw), list };
+  return { column: field, operator, value: coerce(raw as string), list };
 }
 
 type Scalar = 'string' | 'number' | 'boolean' | 'timestamp';

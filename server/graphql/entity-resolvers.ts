@@ -6,8 +6,7 @@ import { MAX_LIMIT, parseListQuery, type RawQuery } from '../entities/list-query
 import { routePermission } from '../entities/route-permission.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import type { Enforce } from '../http/authorize-route.ts';
-import { serializeFilters } from '../../runtime/transport/serialize-filters.ts';
-import type { FilterInput } from '../../runtime/providers/queries.ts';
+import type { FilterArgument } from '../entities/parse-filters.ts';
 import { nulByteError, nulBytePaths } from '../http/reject-nul-bytes.ts';
 import { resolving } from './graphql-errors.ts';
 import { forwardToRest } from './forward-to-rest.ts';
@@ -24,8 +23,10 @@ const PAGINATE = { limit: 5, maxLimit: MAX_LIMIT, paged: true } as const;
 const FIND = { limit: 100, maxLimit: MAX_LIMIT, paged: false } as const;
 
 /**
- * GraphQL arguments in the REST query form, so both transports share one parser and one set of
- * rules (allowed sort and filter fields, limits) and fail with the same messages.
+ * GraphQL's scalar arguments in the REST query form, so both transports share one parser and one
+ * set of rules (allowed sort and filter fields, limits) and fail with the same messages. Filters
+ * stay typed (`typedFilters`): joined into REST's `a;eq;b|...` string, a value holding `|` or `;`
+ * would be cut in two.
  */
 function toRawQuery(args: Args): RawQuery {
   const raw: RawQuery = {};
@@ -33,9 +34,12 @@ function toRawQuery(args: Args): RawQuery {
     if (args[key] !== undefined && args[key] !== null) raw[key] = String(args[key]);
   }
   if (Array.isArray(args.headers)) raw.headers = (args.headers as string[]).join(',');
-  const filters = serializeFilters(args.filters as FilterInput[] | undefined);
-  if (filters) raw.filters = filters;
   return raw;
+}
+
+/** GraphQL's FilterInput list (field, operator, JSON value), or undefined when none was sent. */
+function typedFilters(args: Args): FilterArgument[] | undefined {
+  return Array.isArray(args.filters) ? (args.filters as FilterArgument[]) : undefined;
 }
 
 /**
@@ -66,14 +70,14 @@ export function entityResolvers(
 
   const Query: Record<string, Resolver> = {
     [names.paginate]: guarded('view', async (request, args) => {
-      const query = parseListQuery(runtime, toRawQuery(args), PAGINATE);
+      const query = parseListQuery(runtime, toRawQuery(args), PAGINATE, typedFilters(args));
       const page = await service.paginate(entity, request.context, query);
       return { ...page, page: query.offset / query.limit + 1, limit: query.limit };
     }),
-    [names.find]: guarded('view', (request, args) => service.find(entity, request.context, parseListQuery(runtime, toRawQuery(args), FIND))),
+    [names.find]: guarded('view', (request, args) => service.find(entity, request.context, parseListQuery(runtime, toRawQuery(args), FIND, typedFilters(args)))),
     [names.findOne]: guarded('view', async (request, args) => {
       try {
-        return await service.findOne(entity, request.context, parseListQuery(runtime, toRawQuery(args), FIND));
+        return await service.findOne(entity, request.context, parseListQuery(runtime, toRawQuery(args), FIND, typedFilters(args)));
       } catch (error) {
         // REST answers 404; GraphQL's findOne is nullable, so "nothing matched" is null.
         if ((error as { statusCode?: number }).statusCode === 404) return null;
@@ -86,7 +90,7 @@ export function entityResolvers(
       service.find(entity, request.context, parseListQuery(runtime, { search: String(args.search ?? '') }, FIND))),
   };
   if (model.flags.exportable) {
-    Query[names.export] = guarded('view', (request, args) => exporter.export(runtime, request.context, toRawQuery(args)));
+    Query[names.export] = guarded('view', (request, args) => exporter.export(runtime, request.context, toRawQuery(args), typedFilters(args)));
   }
   const Mutation: Record<string, Resolver> = {};
   if (model.flags.creatable) Mutation[names.create] = rest('POST', () => base, (args) => args.data);

@@ -108,6 +108,20 @@ describe('provider contract: REST and GraphQL give identical results', () => {
     expect(fromGql.status).toBe(400);
     expect(fromGql.message).toBe(fromRest.message);
   });
+
+  test('filters stay typed: a value holding | ; or , is one value, lists are lists, and bad ones get the REST message', async () => {
+    const made = await graphql(server.admin.token, 'mutation($d: BotInput!) { botCreate(data: $d) { _id } }', { d: { name: 'a|b;c,d', description: 'x' } });
+    const id = made.body.data!.botCreate._id as string;
+    const byName = await graphql(server.admin.token, 'query($f: [FilterInput!]) { botFind(filters: $f) { _id name } }', { f: [{ field: 'name', operator: 'eq', value: 'a|b;c,d' }] });
+    expect(byName.body.data!.botFind).toEqual([{ _id: id, name: 'a|b;c,d' }]);
+    const byList = await graphql(server.admin.token, 'query($f: [FilterInput!]) { botFind(filters: $f) { _id } }', { f: [{ field: '_id', operator: 'in', value: [id, 'missing'] }] });
+    expect(byList.body.data!.botFind).toEqual([{ _id: id }]);
+    const listForEq = await graphql(server.admin.token, 'query($f: [FilterInput!]) { botFind(filters: $f) { _id } }', { f: [{ field: 'name', operator: 'eq', value: ['a', 'b'] }] });
+    expect(listForEq.body.errors?.[0].extensions).toMatchObject({ status: 400 });
+    expect(listForEq.body.errors?.[0].message).toMatch(/eq takes one value, not a list/);
+    const unknown = await graphql(server.admin.token, 'query($f: [FilterInput!]) { botFind(filters: $f) { _id } }', { f: [{ field: 'systemPrompt', operator: 'eq', value: 'x' }] });
+    expect(unknown.body.errors?.[0].message).toMatch(/Unknown filter field "systemPrompt" for bot/);
+  });
 });
 
 async function graphql(token: string | null, query: string, variables: Record<string, unknown> = {}) {
