@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
+import type { SmtpSettings } from '../config/resolve-runtime-config.ts';
 
 export interface MailMessage {
   to: string;
@@ -9,14 +10,6 @@ export interface MailMessage {
   text: string;
 }
 
-export interface SmtpConfig {
-  host: string;
-  port: number;
-  secure: boolean;
-  user?: string;
-  password?: string;
-  from: string;
-}
 
 export interface Mailer {
   send(message: MailMessage): Promise<{ delivery: 'smtp' | 'outbox'; file?: string }>;
@@ -30,7 +23,7 @@ export interface MailerLogger {
  * Sends through SMTP when configured; otherwise writes each message to DATA_DIR/outbox as an .eml
  * file and logs where, so a fresh install can still complete password recovery locally.
  */
-export function createMailer(options: { smtp: SmtpConfig | null; outboxDir: string; logger: MailerLogger }): Mailer {
+export function createMailer(options: { smtp: SmtpSettings | null; outboxDir: string; logger: MailerLogger }): Mailer {
   let transporter: Transporter | undefined;
   return {
     async send(message) {

@@ -1,26 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createSign, generateKeyPairSync } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { expectNoLeaks, userWith } from './helpers/fixtures.ts';
+import { fakeGoogleIdentity } from './helpers/google-identity.ts';
 
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const GOOGLE_CLIENT_ID = 'forja-test.apps.googleusercontent.com';
-
-function googleToken(claims: Record<string, unknown>): string {
-  const now = Math.floor(Date.now() / 1000);
-  const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'k1', typ: 'JWT' })).toString('base64url');
-  const body = Buffer.from(JSON.stringify({ iss: 'https://accounts.google.com', aud: GOOGLE_CLIENT_ID, iat: now, exp: now + 600, email_verified: true, ...claims })).toString('base64url');
-  const signature = createSign('RSA-SHA256').update(`${header}.${body}`).sign(privateKey).toString('base64url');
-  return `${header}.${body}.${signature}`;
-}
+const google = fakeGoogleIdentity('forja-test.apps.googleusercontent.com');
+const GOOGLE_CLIENT_ID = google.clientId;
+const googleToken = google.token;
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer({
-    identity: { googleCertificates: { k1: publicKey.export({ type: 'spki', format: 'pem' }).toString() } },
+    identity: { googleCertificates: google.certificates },
   });
 });
 afterAll(async () => {

@@ -5,21 +5,14 @@
 // a default role holding user, role, setting or tenant permissions. Settings are not available
 // over GraphQL (spec §1), so the attacks are REST only; the roles they rely on are checked over
 // GraphQL too.
-import { createSign, generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, expectErrorShape, expectNoLeaks, userWith } from './helpers/fixtures.ts';
+import { fakeGoogleIdentity } from './helpers/google-identity.ts';
 
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const GOOGLE_CLIENT_ID = 'forja-sensitive.apps.googleusercontent.com';
-
-function googleToken(claims: Record<string, unknown>): string {
-  const now = Math.floor(Date.now() / 1000);
-  const header = Buffer.from(JSON.stringify({ alg: 'RS256', kid: 'k1', typ: 'JWT' })).toString('base64url');
-  const body = Buffer.from(JSON.stringify({ iss: 'https://accounts.google.com', aud: GOOGLE_CLIENT_ID, iat: now, exp: now + 600, email_verified: true, ...claims })).toString('base64url');
-  const signature = createSign('RSA-SHA256').update(`${header}.${body}`).sign(privateKey).toString('base64url');
-  return `${header}.${body}.${signature}`;
-}
+const google = fakeGoogleIdentity('forja-sensitive.apps.googleusercontent.com');
+const GOOGLE_CLIENT_ID = google.clientId;
+const googleToken = google.token;
 
 const SENSITIVE: [string, unknown][] = [
   ['auth.defaultRole', 'Admin'],
@@ -58,7 +51,7 @@ function expect4xx(res: { status: number; body: any }, status: number, i18nMessa
 
 beforeAll(async () => {
   server = await startTestServer({
-    identity: { googleCertificates: { k1: publicKey.export({ type: 'spki', format: 'pem' }).toString() } },
+    identity: { googleCertificates: google.certificates },
   });
 });
 afterAll(async () => {
