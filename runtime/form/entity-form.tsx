@@ -7,7 +7,7 @@ import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import { useCan } from '../permissions/permissions-context.tsx';
 import type { CrudOperation } from '../crud/crud-dialog-state.ts';
 import type { EntityRecord } from '../crud/prepare-record.ts';
-import { acceptAllValidator, ClientValidationUnavailable, createFormValidator } from './form-validator.ts';
+import { acceptAllValidator, createFormValidator } from './form-validator.ts';
 import { formFields, formTemplates, formWidgets } from './form-registry.ts';
 import { prepareFormSchemas, type FormSchemas } from './prepare-form-schemas.ts';
 import { createErrorTransformer, rootFieldOfProperty, rootFieldOfWidgetId } from './translate-errors.ts';
@@ -120,17 +120,9 @@ export function EntityForm(props: EntityFormProps) {
     () => ({
       validate: () => {
         submitted.current = true;
-        if (!validator) {
-          setClientValidation('unavailable');
-          return true;
-        }
-        try {
-          return formRef.current?.validateForm() ?? false;
-        } catch (error) {
-          if (!(error instanceof ClientValidationUnavailable)) throw error;
-          setClientValidation('unavailable');
-          return true;
-        }
+        // Without validators the form already says so; the server decides.
+        if (!validator) return true;
+        return formRef.current?.validateForm() ?? false;
       },
       getData: () => dataRef.current,
     }),

@@ -4,9 +4,6 @@ import type { ErrorObject } from 'ajv';
 
 type Json = Record<string, unknown>;
 
-/** Why a form could not be checked in the browser; the dialog says so and lets the server decide. */
-export class ClientValidationUnavailable extends Error {}
-
 /**
  * The RJSF validator of one rendered form, built from the generator's precompiled functions
  * (src/generated/validators): no schema is compiled in the browser, so the strict CSP holds.
@@ -20,7 +17,7 @@ export class ClientValidationUnavailable extends Error {}
 export function createFormValidator(validateFns: ValidatorFunctions, schema: Json, onUnavailable: (reason: string) => void = () => undefined): ValidatorType {
   const id = schema.$id;
   const full = typeof id === 'string' ? validateFns[id] : undefined;
-  if (!full) throw new ClientValidationUnavailable(`No precompiled validator for form schema "${String(id)}": run npm run generate`);
+  if (!full) throw new Error(`No precompiled validator for form schema "${String(id)}": run npm run generate`);
   const narrowed = narrow(full, schema);
   const validator = createPrecompiledValidator({ ...validateFns, [id as string]: narrowed }, schema as RJSFSchema);
   return {
