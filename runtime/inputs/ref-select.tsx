@@ -3,7 +3,9 @@ import { MultiSelect, Select, type ComboboxItem } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useEntityProvider } from '../context/runtime-context.tsx';
+import { useEntityProvider, useRuntime } from '../context/runtime-context.tsx';
+import { useCan } from '../permissions/permissions-context.tsx';
+import { mayDo } from '../../shared/permissions/entity-access.ts';
 import { entityQueryKeys } from '../query/entity-query-keys.ts';
 import { refId } from '../crud/prepare-record.ts';
 import { refLabel } from '../table/format-cell.ts';
@@ -33,9 +35,17 @@ function toOption(row: Row, display: string): ComboboxItem | null {
   return value ? { value, label: refLabel(row, display) || value } : null;
 }
 
-/** Options from the debounced server search plus the labels of the currently selected ids. */
-function useRefOptions(entity: string, display: string, selectedIds: string[]) {
+/**
+ * Options from the debounced server search plus the labels of the currently selected ids. Nothing
+ * is asked of the server that it would refuse: no lookups without permission to view the
+ * referenced entity (a selected id then shows as itself), and no search in a read-only field.
+ */
+function useRefOptions(entity: string, display: string, selectedIds: string[], editable: boolean) {
   const provider = useEntityProvider(entity);
+  const model = useRuntime().entities[entity];
+  const can = useCan();
+  // Without a model for the target (a test harness), nothing is known to forbid.
+  const canView = !model || mayDo(can, model.permissions, 'view');
   const keys = entityQueryKeys(entity);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, AUTOCOMPLETE_DEBOUNCE_MS);
@@ -44,11 +54,12 @@ function useRefOptions(entity: string, display: string, selectedIds: string[]) {
     queryFn: ({ signal }) => provider.search({ search: debounced, signal }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
+    enabled: canView && editable,
   });
   const selected = useQuery({
     queryKey: keys.byIds(selectedIds),
     queryFn: ({ signal }) => provider.findByIds({ ids: selectedIds, signal }),
-    enabled: selectedIds.length > 0,
+    enabled: canView && selectedIds.length > 0,
     staleTime: 60_000,
   });
   const data = useMemo(() => {
@@ -68,7 +79,7 @@ function useRefOptions(entity: string, display: string, selectedIds: string[]) {
 export function RefSelect(props: RefSelectBaseProps & { value: string | null; onChange: (value: string | null) => void }) {
   const { t } = useTranslation();
   const selectedIds = useMemo(() => (props.value ? [props.value] : []), [props.value]);
-  const { data, search, setSearch } = useRefOptions(props.entity, props.display, selectedIds);
+  const { data, search, setSearch } = useRefOptions(props.entity, props.display, selectedIds, !props.disabled);
   return (
     <Select
       id={props.id}
@@ -97,7 +108,7 @@ export function RefSelect(props: RefSelectBaseProps & { value: string | null; on
 /** array.ref: multi-select shown as chips. */
 export function RefMultiSelect(props: RefSelectBaseProps & { value: string[]; onChange: (value: string[]) => void }) {
   const { t } = useTranslation();
-  const { data, search, setSearch } = useRefOptions(props.entity, props.display, props.value);
+  const { data, search, setSearch } = useRefOptions(props.entity, props.display, props.value, !props.disabled);
   return (
     <MultiSelect
       id={props.id}

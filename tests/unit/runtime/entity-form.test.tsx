@@ -144,6 +144,13 @@ describe('EntityForm widgets (spec §3)', () => {
     expect((await screen.findAllByText('Grace')).length).toBeGreaterThan(0);
   });
 
+  it('a read-only ref shows its label without searching the referenced entity', async () => {
+    personProvider.search.mockClear();
+    renderForm({ owner: 'p1' }, { operation: 'view' });
+    await waitFor(() => expect(document.getElementById('root_owner')!).toHaveValue('Ada'));
+    expect(personProvider.search).not.toHaveBeenCalled();
+  });
+
   it('date stores an ISO string', async () => {
     const { last } = renderForm({ when: '2024-05-06T07:08:09.000Z' }, { operation: 'edit' });
     expect(screen.getByRole('button', { name: /field.test.when/ })).toBeInTheDocument();
