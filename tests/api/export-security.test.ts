@@ -11,7 +11,9 @@ import { create, minimalBot, userWith } from './helpers/fixtures.ts';
  * through the environment the server reads at start (server/files/file-limits.ts).
  */
 const LIMITS = {
-  EXPORT_LINK_TTL_SECONDS: '2',
+  // Long enough for a test's many requests on a busy CI machine; the expiry test below starts a
+  // server of its own with a 1 s lifetime.
+  EXPORT_LINK_TTL_SECONDS: '120',
   EXPORT_RETENTION_HOURS: String(3 / 3600), // 3 s, swept every 1.5 s
   EXPORT_QUOTA_BYTES: '60000',
   UPLOAD_QUOTA_BYTES: '5000',
@@ -100,11 +102,19 @@ describe('export downloads', () => {
     expect((await server.put(`/api/users/${viewer.user._id}`, { active: false })).status).toBe(200);
     expect((await fetchAnon(url)).status).toBe(403);
 
-    const late = await exportUrl();
-    await new Promise((r) => setTimeout(r, 2100));
-    const expired = await fetchAnon(late);
-    expect(expired.status).toBe(410);
-    expect(await expired.json()).toMatchObject({ i18nMessage: 'error.exportLinkExpired' });
+    const previousTtl = process.env.EXPORT_LINK_TTL_SECONDS;
+    process.env.EXPORT_LINK_TTL_SECONDS = '1';
+    const shortLived = await startTestServer();
+    process.env.EXPORT_LINK_TTL_SECONDS = previousTtl;
+    try {
+      const late = (await shortLived.get(`/api/bots/export${qs({ format: 'CSV', headers: 'name' })}`)).body.url as string;
+      await new Promise((r) => setTimeout(r, 2100));
+      const expired = await fetch(shortLived.baseUrl + late);
+      expect(expired.status).toBe(410);
+      expect(await expired.json()).toMatchObject({ i18nMessage: 'error.exportLinkExpired' });
+    } finally {
+      await shortLived.close();
+    }
   });
 
   it('files are deleted after the retention period by the server itself', async () => {
@@ -188,7 +198,7 @@ describe('quotas and caps', () => {
     // Probes were answered while the import ran (a blocked event loop answers one, at the end).
     // Latency figures are the bench's job (tests/bench/import.bench.ts), not a test's.
     expect(latencies.length).toBeGreaterThan(5);
-  });
+  }, 120_000); // tens of thousands of rows, several at once: well over 30 s on a busy 2-core CI machine
 
   it('a third concurrent import of the same user is refused with 429, others are not', async () => {
     const importer = await userWith(server, ['bottracestatus:create', 'bottracestatus:view']);
@@ -203,5 +213,5 @@ describe('quotas and caps', () => {
     expect(results.find((r) => r.status === 429)!.body).toMatchObject({ i18nMessage: 'error.tooManyConcurrent' });
     // The slots are given back: the next one runs.
     expect((await importer.client.upload('/api/bot-trace-statuses/import?dryRun=true', { name: 'c.csv', content: 'name\nafter\n' })).status).toBe(200);
-  });
+  }, 120_000); // tens of thousands of rows, several at once: well over 30 s on a busy 2-core CI machine
 });
