@@ -158,7 +158,7 @@ export function createRagFeature(options: RagFeatureOptions = {}) {
           });
           const stats = await index.stats(id);
           // Persisted before the job ends, so a status call never sees "done" without its record.
-          await record.succeeded(id, { trainedAt: stats.trainedAt, chunks: stats.chunks, problems: plan.problems });
+          await record.succeeded(id, { trainedAt: stats.trainedAt, chunks: stats.chunks, problems: plan.problems, sources: plan.sources });
           jobs.finish(id, plan.problems);
           return { ...result, chunks: stats.chunks, trainedAt: stats.trainedAt, problems: plan.problems };
         } catch (error) {

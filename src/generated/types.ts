@@ -175,6 +175,13 @@ export interface Knowledge {
     source?: string;
     message?: string;
     reason?: string;
+    sourceId?: string;
+  }>;
+  trainedSources?: Array<{
+    source?: string;
+    name?: string;
+    chunks?: number;
+    version?: string;
   }>;
   tenant?: string | null;
   createdAt: string;

@@ -20,6 +20,8 @@ export interface TrainingSource {
   text?: string | null;
   sourceText?: string | null;
   chunks?: Array<{ content: string; hash?: string }> | null;
+  /** Recorded with the training, so the console can tell a source edited since (needs retraining). */
+  updatedAt?: string | null;
 }
 
 /** A Knowledge record as stored (only what training reads). */
@@ -47,6 +49,19 @@ export interface TrainingProblem {
   source: string;
   message: string;
   reason: string;
+  /** The knowledge source's id when the problem is one of the knowledge's sources (names may repeat). */
+  sourceId?: string;
+}
+
+/**
+ * What one knowledge source gave to a training: its fragments and the updatedAt it had then. A
+ * source whose updatedAt differs now changed after the training (the console's "needs retraining").
+ */
+export interface TrainedSource {
+  source: string;
+  name: string;
+  chunks: number;
+  version: string | null;
 }
 
 /** Locale keys of problems that are not a RagError. */
@@ -61,6 +76,8 @@ export interface TrainingPlan {
   chunks: SourcedChunk[];
   /** What contributed nothing and why (missing source, empty text, unreadable file or page). */
   problems: TrainingProblem[];
+  /** Each referenced source that exists, in order, with the fragments it gave. */
+  sources: TrainedSource[];
 }
 
 /** A failed parse as a problem: the RagError's own key (refused link, timeout...) or `fallback`. */
@@ -84,12 +101,16 @@ export async function planTraining(
 ): Promise<TrainingPlan> {
   const chunks: SourcedChunk[] = [];
   const problems: TrainingPlan['problems'] = [];
-  const addText = (text: string | null | undefined, source: string) => {
+  const trained: TrainedSource[] = [];
+  /** Adds the chunks of `text`; returns how many (0 and a problem for an empty text). */
+  const addText = (text: string | null | undefined, source: string, sourceId?: string): number => {
     if (!text || text.trim() === '') {
-      problems.push({ source, message: 'no text to index', reason: PROBLEM_REASONS.empty });
-      return;
+      problems.push({ source, message: 'no text to index', reason: PROBLEM_REASONS.empty, ...(sourceId ? { sourceId } : {}) });
+      return 0;
     }
-    for (const chunk of chunkText(text, deps.chunkOptions)) chunks.push({ content: chunk.content, hash: chunk.hash, source });
+    const split = chunkText(text, deps.chunkOptions);
+    for (const chunk of split) chunks.push({ content: chunk.content, hash: chunk.hash, source });
+    return split.length;
   };
 
   const byId = new Map(sources.filter((s) => s._id).map((s) => [s._id as string, s]));
@@ -97,17 +118,21 @@ export async function planTraining(
   const ordered = referenced.length ? referenced.map((id) => byId.get(id) ?? id) : sources;
   for (const source of ordered) {
     if (typeof source === 'string') {
-      problems.push({ source, message: 'knowledge source not found', reason: PROBLEM_REASONS.sourceNotFound });
+      problems.push({ source, message: 'knowledge source not found', reason: PROBLEM_REASONS.sourceNotFound, sourceId: source });
       continue;
     }
+    const sourceId = source._id ?? '';
+    const record = (count: number) => trained.push({ source: sourceId, name: source.name, chunks: count, version: source.updatedAt ?? null });
     // A chunk source is its chunks. Any other source that was chunked in the form (Recursive chunk,
     // then perhaps edited chunk by chunk) is indexed as edited; unchunked ones from their text.
     const edited = (source.chunks ?? []).filter((chunk) => chunk?.content?.trim());
     if (source.type === 'chunk' || edited.length > 0) {
       for (const chunk of edited) chunks.push({ content: chunk.content, hash: sha256Hex(chunk.content), source: source.name });
+      if (edited.length === 0) problems.push({ source: source.name, message: 'no text to index', reason: PROBLEM_REASONS.empty, ...(sourceId ? { sourceId } : {}) });
+      record(edited.length);
       continue;
     }
-    addText(source.text?.trim() ? source.text : source.sourceText, source.name);
+    record(addText(source.text?.trim() ? source.text : source.sourceText, source.name, sourceId || undefined));
   }
 
   (knowledge.texts ?? []).forEach((text, index) => addText(text.content, text.title?.trim() || `texts[${index}]`));
@@ -127,5 +152,5 @@ export async function planTraining(
       problems.push(problemOf(url, error, PROBLEM_REASONS.unreachableUrl));
     }
   }
-  return { chunks, problems };
+  return { chunks, problems, sources: trained };
 }

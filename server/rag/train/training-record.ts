@@ -1,7 +1,7 @@
 import type { Database } from '../../db/database.ts';
 import type { EntityService } from '../../entities/entity-service.ts';
 import { encodeValues } from '../../entities/record-codec.ts';
-import type { TrainingProblem } from './plan-training.ts';
+import type { TrainedSource, TrainingProblem } from './plan-training.ts';
 
 /** trainingState of a knowledge record (manifests/knowledge.json); null = never trained. */
 export type TrainingOutcome = 'trained' | 'warning' | 'failed';
@@ -21,12 +21,17 @@ export class TrainingRecord {
   ) {}
 
   /** A training that finished: what the index now holds and what contributed nothing. */
-  succeeded(id: string, result: { trainedAt: string | null; chunks: number; problems: readonly TrainingProblem[] }): Promise<void> {
+  succeeded(
+    id: string,
+    result: { trainedAt: string | null; chunks: number; problems: readonly TrainingProblem[]; sources?: readonly TrainedSource[] },
+  ): Promise<void> {
     return this.write(id, {
       trainingState: result.problems.length > 0 ? 'warning' : 'trained',
       trainedAt: result.trainedAt,
       trainedChunks: result.chunks,
-      trainingProblems: result.problems.map(({ source, message, reason }) => ({ source, message, reason })),
+      trainingProblems: result.problems.map(({ source, message, reason, sourceId }) => ({ source, message, reason, ...(sourceId ? { sourceId } : {}) })),
+      // Per source: what it gave and the updatedAt it had, so an edit since shows as "needs retraining".
+      trainedSources: (result.sources ?? []).map(({ source, name, chunks, version }) => ({ source, name, chunks, version })),
     });
   }
 
@@ -43,7 +48,7 @@ export class TrainingRecord {
 
   /** After a clear the index is empty: not trained. */
   cleared(id: string): Promise<void> {
-    return this.write(id, { trainingState: null, trainedAt: null, trainedChunks: null, trainingProblems: [] });
+    return this.write(id, { trainingState: null, trainedAt: null, trainedChunks: null, trainingProblems: [], trainedSources: [] });
   }
 
   private async write(id: string, values: Record<string, unknown>): Promise<void> {

@@ -4,7 +4,7 @@ import { RagError } from '../../../server/rag/rag-error.ts';
 import { planTraining, type StoredFileRef, type TrainingSource } from '../../../server/rag/train/plan-training.ts';
 
 const sources: TrainingSource[] = [
-  { _id: 's1', name: 'Manual', type: 'file', sourceText: 'texto original', text: 'texto editado' },
+  { _id: 's1', name: 'Manual', type: 'file', sourceText: 'texto original', text: 'texto editado', updatedAt: '2026-01-02T03:04:05.000Z' },
   { _id: 's2', name: 'Web', type: 'link', sourceText: 'solo texto fuente', text: '' },
   { _id: 's3', name: 'FAQ', type: 'chunk', chunks: [{ content: 'primer fragmento', hash: 'stale' }, { content: '  ' }, { content: 'segundo fragmento' }] },
   { _id: 's4', name: 'Vacío', type: 'text' },
@@ -41,10 +41,23 @@ describe('planTraining', () => {
     ]);
     for (const chunk of plan.chunks) expect(chunk.hash).toBe(sha256Hex(chunk.content));
     expect(plan.problems).toEqual([
-      { source: 'Vacío', message: 'no text to index', reason: 'knowledge.problem.empty' },
-      { source: 'gone', message: 'knowledge source not found', reason: 'knowledge.problem.sourceNotFound' },
+      { source: 'Vacío', message: 'no text to index', reason: 'knowledge.problem.empty', sourceId: 's4' },
+      { source: 'gone', message: 'knowledge source not found', reason: 'knowledge.problem.sourceNotFound', sourceId: 'gone' },
       { source: 'roto.pdf', message: 'The PDF could not be read', reason: 'error.rag.unreadableFile' },
     ]);
+    // What each source gave, with the updatedAt it had: the console's per-source state and "needs retraining".
+    expect(plan.sources).toEqual([
+      { source: 's1', name: 'Manual', chunks: 1, version: '2026-01-02T03:04:05.000Z' },
+      { source: 's2', name: 'Web', chunks: 1, version: null },
+      { source: 's3', name: 'FAQ', chunks: 2, version: null },
+      { source: 's4', name: 'Vacío', chunks: 0, version: null },
+    ]);
+  });
+
+  it('reports a chunk source without chunks as empty, with its id', async () => {
+    const plan = await planTraining({ sources: ['c0'] }, [{ _id: 'c0', name: 'Sin trozos', type: 'chunk', chunks: [] }], deps);
+    expect(plan.problems).toEqual([{ source: 'Sin trozos', message: 'no text to index', reason: 'knowledge.problem.empty', sourceId: 'c0' }]);
+    expect(plan.sources).toEqual([{ source: 'c0', name: 'Sin trozos', chunks: 0, version: null }]);
   });
 
   it('gives each problem a locale key: the RagError\'s own (a refused link) or one for its kind', async () => {
