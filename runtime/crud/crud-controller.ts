@@ -22,6 +22,16 @@ const GENERIC_KEYS = new Set(['error.client', 'error.unknown']);
 const FAILURE_KEYS = { create: 'crud.failure.create', edit: 'crud.failure.update', delete: 'crud.failure.delete' } as const;
 
 /**
+ * The i18n keys of a success message, most specific first: "Bot creado" reads better than a generic
+ * "Entity created", and each entity's locale entry gets the grammatical gender right. Entities
+ * without their own entry (an app-added one) keep the generic text.
+ */
+export function successMessageKeys(entity: string, key: string): string[] {
+  const match = /^crud\.success\.(created|updated|deleted)$/.exec(key);
+  return match ? [`entity.${entity}.success.${match[1]}`, key] : [key];
+}
+
+/**
  * The side effects of the CRUD dialog (spec §4), kept out of React so they are unit-testable:
  * validate, call the provider, reload, close, notify; on failure keep the dialog open with the
  * server's message (or the operation's fallback) and its per-field errors.

@@ -17,7 +17,7 @@ import { initialTableState, tableReducer, type SelectionStrategy } from '../tabl
 import type { ExportEntry } from '../export/export-panel.tsx';
 import { lazyWithPreload } from '../lazy/lazy-with-preload.ts';
 import { crudDialogReducer, initialCrudDialogState, type CrudOperation, type CrudResult } from './crud-dialog-state.ts';
-import { cancelCrudDialog, submitCrudDialog } from './crud-controller.ts';
+import { cancelCrudDialog, submitCrudDialog, successMessageKeys } from './crud-controller.ts';
 import { CrudDialog } from './crud-dialog.tsx';
 import { crudFormQuery } from './crud-form-query.ts';
 import { entityListParams, entityListQuery } from './entity-list-query.ts';
@@ -73,8 +73,8 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   const [dialog, dispatchDialog] = useReducer(crudDialogReducer, initialCrudDialogState);
   const open = useCallback((operation: CrudOperation, row?: EntityRecord) => dispatchDialog({ type: 'open', operation, row, model }), [model]);
   const notifySuccess = useCallback(
-    (key: string) => notifications.show({ message: t(key), color: 'green', autoClose: NOTIFICATION_MS }),
-    [t],
+    (key: string) => notifications.show({ message: t(successMessageKeys(model.name, key)), color: 'green', autoClose: NOTIFICATION_MS }),
+    [t, model.name],
   );
   const submit = useCallback(
     (data: EntityRecord, validate: () => boolean) =>

@@ -73,6 +73,32 @@ function decorateUi(uiSchema: Json, fields: readonly FieldModel[], translate: Tr
     if (field.objectFields) {
       const nested = field.type === 'array.object' ? (ui.items as Json | undefined) : ui;
       if (nested) decorateUi(nested, field.objectFields, translate);
+      if (field.type === 'array.object') ui.items = labelledItems(nested ?? {}, field, translate);
     }
   }
+}
+
+/** Sub-fields whose text names an item best, in order; the first filled one is its label. */
+const LABEL_FIELDS = ['title', 'name', 'attribute', 'source', 'url', 'file', 'message', 'content'];
+const ITEM_LABEL_MAX = 60;
+
+/**
+ * RJSF titles list items "<field title>-<n>" ("Enlaces-1"); a function for `items` (RJSF 6 calls
+ * it per item) titles each by its own content ("Manual de uso") instead, else "<item> <n>".
+ */
+function labelledItems(itemsUi: Json, field: FieldModel, translate: Translate): (item: unknown, index: number) => Json {
+  const names = new Set((field.objectFields ?? []).map((sub) => sub.name));
+  const candidates = LABEL_FIELDS.filter((name) => names.has(name));
+  const fallback = translate(field.label);
+  return (item, index) => ({ ...itemsUi, 'ui:title': itemLabel(item, candidates) ?? `${fallback} ${index + 1}` });
+}
+
+export function itemLabel(item: unknown, candidates: readonly string[]): string | null {
+  if (!item || typeof item !== 'object') return null;
+  for (const name of candidates) {
+    const value = (item as Record<string, unknown>)[name];
+    const text = typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : value && typeof value === 'object' && typeof (value as Json).filename === 'string' ? String((value as Json).filename) : '';
+    if (text) return text.length > ITEM_LABEL_MAX ? `${text.slice(0, ITEM_LABEL_MAX - 1)}…` : text;
+  }
+  return null;
 }

@@ -133,7 +133,7 @@ const FORM_RECIPES: Record<string, (p: Page, model: ClientEntityModel, seed: str
   async role(p, model, seed) {
     const name = `E2E ${seed}`;
     await dialogOf(p).getByTestId('role-name').fill(name);
-    await dialogOf(p).getByRole('checkbox', { name: 'bot:view', exact: true }).check();
+    await dialogOf(p).getByRole('checkbox', { name: /\(bot:view\)$/ }).check();
     return { sent: { name, permissions: ['bot:view'] }, rowText: name, editable: model.fields.find((f) => f.name === 'name')! };
   },
 };
@@ -243,7 +243,7 @@ describe('every generated entity page, through its dialogs, on the production bu
         await app.screenshot(page, `create-${model.name}`, { fullPage: false });
         const { body } = await captureBody(page, 'POST', model.api.basePath, () => dialog.getByRole('button', { name: t('crud.create'), exact: true }).click());
         expect(body).toMatchObject(filled.sent);
-        await page.getByText(t('crud.success.created')).first().waitFor();
+        await page.getByText(t(`entity.${model.name}.success.created`)).first().waitFor();
         await AFTER_CREATE[model.name]?.(page);
         await page.getByRole('dialog').waitFor({ state: 'detached' });
         rowText = filled.rowText;
@@ -274,7 +274,7 @@ describe('every generated entity page, through its dialogs, on the production bu
         const { body } = await captureBody(page, 'PUT', model.api.basePath, () => dialog.getByRole('button', { name: t('crud.submit') }).click());
         expect(body[editable.name]).toBe(changed);
         await page.getByRole('dialog').waitFor({ state: 'detached' });
-        await page.getByText(t('crud.success.updated')).first().waitFor();
+        await page.getByText(t(`entity.${model.name}.success.updated`)).first().waitFor();
         // The edit appends to the value: the row is still found by its old text, now in the new one.
         row = await findRow(page, model, rowText);
         if (changed.startsWith(rowText)) await row.getByText(changed).first().waitFor();
@@ -284,7 +284,7 @@ describe('every generated entity page, through its dialogs, on the production bu
         await row.getByRole('button', { name: t('crud.delete') }).click();
         const dialog = dialogOf(page);
         await captureBody(page, 'DELETE', model.api.basePath, () => dialog.getByRole('button', { name: t('crud.delete'), exact: true }).click());
-        await page.getByText(t('crud.success.deleted')).first().waitFor();
+        await page.getByText(t(`entity.${model.name}.success.deleted`)).first().waitFor();
         await row.waitFor({ state: 'detached' });
       }
     });

@@ -33,3 +33,19 @@ export function roleNameError(name: string): string | null {
   if (name.trim() === '') return 'validation.required';
   return /^[A-Z]/.test(name.trim()) ? null : 'validation.uppercase';
 }
+
+/** Actions with a translation under role.permissionAction; others show their raw name. */
+const KNOWN_ACTIONS = new Set(['manage', 'view', 'create', 'update', 'delete', 'permissions', 'myView', 'myCreate']);
+
+/**
+ * The i18n keys (with their fallback text) that name a permission for people: the group as its
+ * entity's plural ("Bots") and the action as a verb ("Ver"). A permission the console has no words
+ * for (added by a newer server) keeps its key, which the editor shows as secondary text anyway.
+ */
+export function permissionLabelKeys(group: string, permission: string): { group: string[]; action: string[] } {
+  const action = group === GENERAL_GROUP ? permission : permission.slice(group.length + 1);
+  return {
+    group: group === GENERAL_GROUP ? ['role.permissionGroup.general'] : [`entity.${group}.plural`, group],
+    action: KNOWN_ACTIONS.has(action) ? [`role.permissionAction.${action}`] : [action],
+  };
+}

@@ -1,5 +1,5 @@
 import { useImperativeHandle, useMemo, useState } from 'react';
-import { Alert, Checkbox, Fieldset, Group, Loader, MultiSelect, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Checkbox, Code, Fieldset, Group, Loader, MultiSelect, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { requireProvider, useRuntime } from '../../../runtime/context/runtime-co
 import { refId } from '../../../runtime/crud/prepare-record.ts';
 import { api } from '../../session/session.ts';
 import { useTranslateMessage } from '../../identity/use-translate-message.ts';
-import { groupPermissions, normalisePermissions, roleNameError, GENERAL_GROUP } from './group-permissions.ts';
+import { groupPermissions, normalisePermissions, permissionLabelKeys, roleNameError } from './group-permissions.ts';
 import { isSeededAdminRole } from './seeded-admin-role.ts';
 
 const ids = (value: unknown): string[] =>
@@ -116,7 +116,7 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
                 return (
                   <Stack key={group.name} gap={6} data-testid={`permission-group-${group.name}`}>
                     <Checkbox
-                      label={<Text fw={600}>{group.name === GENERAL_GROUP ? t('role.permissionGroup.general') : group.name}</Text>}
+                      label={<Text fw={600}>{t(permissionLabelKeys(group.name, '').group)}</Text>}
                       checked={selected.length === group.permissions.length}
                       indeterminate={selected.length > 0 && selected.length < group.permissions.length}
                       disabled={readOnly}
@@ -124,22 +124,26 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
                         const checked = event.currentTarget.checked;
                         setPermissions((current) => (checked ? [...new Set([...current, ...group.permissions])] : current.filter((item) => !group.permissions.includes(item))));
                       }}
-                      aria-label={`${t('role.selectGroup')} ${group.name}`}
+                      aria-label={`${t('role.selectGroup')} ${t(permissionLabelKeys(group.name, '').group)}`}
                     />
                     <SimpleGrid cols={{ base: 2, sm: 4 }} spacing={4} pl="lg">
-                      {group.permissions.map((permission) => (
-                        <Checkbox
-                          key={permission}
-                          size="sm"
-                          // The group heading names the prefix; the label keeps the action short, the accessible name stays the full permission.
-                          label={group.name === GENERAL_GROUP ? permission : permission.slice(group.name.length + 1)}
-                          aria-label={permission}
-                          title={permission}
-                          checked={permissions.includes(permission)}
-                          disabled={readOnly}
-                          onChange={(event) => toggle(permission, event.currentTarget.checked)}
-                        />
-                      ))}
+                      {group.permissions.map((permission) => {
+                        const keys = permissionLabelKeys(group.name, permission);
+                        return (
+                          <Checkbox
+                            key={permission}
+                            size="sm"
+                            // People read the action in their language; the key stays visible beneath it for whoever
+                            // scripts roles, and in the accessible name, which needs the group to tell "Ver" apart.
+                            label={t(keys.action)}
+                            description={<Code fz="xs">{permission}</Code>}
+                            aria-label={`${t(keys.action)} · ${t(keys.group)} (${permission})`}
+                            checked={permissions.includes(permission)}
+                            disabled={readOnly}
+                            onChange={(event) => toggle(permission, event.currentTarget.checked)}
+                          />
+                        );
+                      })}
                     </SimpleGrid>
                   </Stack>
                 );

@@ -16,7 +16,7 @@ export async function crudRoundTrip(app: AppUnderTest, page: Page & { errors: st
   await dialog.getByRole('textbox', { name: 'Descripción' }).fill('made in chromium');
   await dialog.getByRole('button', { name: 'Crear' }).click();
   await page.getByRole('cell', { name: 'E2E status' }).waitFor();
-  await page.getByText('¡Entidad creada correctamente!').waitFor();
+  await page.getByText('Estado de traza creado').waitFor();
 
   // Seeded statuses share the table: act on the created row only.
   await page.getByRole('row', { name: /E2E status/ }).getByRole('button', { name: 'Editar' }).click();
@@ -26,6 +26,6 @@ export async function crudRoundTrip(app: AppUnderTest, page: Page & { errors: st
 
   await page.getByRole('row', { name: /E2E renamed/ }).getByRole('button', { name: 'Eliminar' }).click();
   await dialog.getByRole('button', { name: 'Eliminar' }).click();
-  await page.getByText('¡Entidad eliminada correctamente!').waitFor();
+  await page.getByText('Estado de traza eliminado').waitFor();
   await page.getByRole('cell', { name: 'E2E renamed' }).waitFor({ state: 'detached' });
 }

@@ -45,7 +45,7 @@ describe('knowledge list: each base shows its training state (spec §8)', () => 
     expect(within(rowOf('Lista')).getByTestId('training-state')).toHaveTextContent(/Entrenada.*02\/05\/2024 \d\d:20:30 · 12 fragmentos/);
     const warning = within(rowOf('Avisos')).getByTestId('training-state');
     expect(warning).toHaveAttribute('data-state', 'warning');
-    expect(warning).toHaveTextContent('2 problema(s)');
+    expect(warning).toHaveTextContent('2 problemas');
     // The reasons, translated, with the server's detail (the address policy's own words).
     const badge = within(warning).getByLabelText(/Esa dirección no está permitida/);
     expect(badge.getAttribute('aria-label')).toContain('Refused: 127.0.0.1 resolves to a non-public address');
