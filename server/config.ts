@@ -3,7 +3,7 @@ import type { EmbeddingSettings, LlmSettings } from './llm/llm-settings.ts';
 import { readChatLimits, type ChatLimits } from './chat/chat-limits.ts';
 import { loadFileLimits, type FileLimits } from './files/file-limits.ts';
 import { loadIdentityConfig, type IdentityConfig } from './identity/identity-config.ts';
-import { readLlmSettings } from './llm/read-llm-settings.ts';
+import { readLlmEnvironment } from './config/read-llm-environment.ts';
 
 /**
  * Server settings, read once from the environment at start-up.
@@ -100,12 +100,13 @@ function readTrustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
 
 /**
  * The environment's part of the runtime configuration (LLM, embeddings, RAG fetching, GraphQL),
- * read once when the server is created. These are defaults: the Settings rows win where an
- * administrator set them (server/config/resolve-runtime-config.ts).
+ * read once when the server is created (createServer's `env` option, else process.env). These are
+ * defaults: the Settings rows win where an administrator set them, and a Settings change applies
+ * to the next call without a restart (server/config/resolve-runtime-config.ts).
  *
  * | Variable                | Default | Meaning                                                      |
  * |-------------------------|---------|--------------------------------------------------------------|
- * | LLM_* / EMBEDDING_*     | unset   | see server/llm/read-llm-settings.ts                          |
+ * | LLM_* / EMBEDDING_*     | unset   | see server/config/read-llm-environment.ts                     |
  * | RAG_ALLOW_PRIVATE_URLS  | false   | `true`: parse-url and training may fetch private addresses   |
  * | GRAPHQL_INTROSPECTION   | true    | `false` turns off GraphiQL and introspection at /graphql     |
  * | SMTP_HOST, SMTP_PORT    | unset   | SMTP server (unset: mails go to DATA_DIR/outbox), its port   |
@@ -127,7 +128,7 @@ export interface EnvironmentDefaults {
 }
 
 export function loadEnvironmentDefaults(env: NodeJS.ProcessEnv = process.env): EnvironmentDefaults {
-  const { llm, embedding } = readLlmSettings(env);
+  const { llm, embedding } = readLlmEnvironment(env);
   return {
     llm,
     embedding,

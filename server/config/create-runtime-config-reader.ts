@@ -10,17 +10,15 @@ const KEYS = [
 ];
 
 /**
- * The one configuration reader every feature uses: the environment's defaults under the Settings
- * rows, both read per call. `environment` is a fixed object (tests inject one) or a function
- * that parses process.env (server/config.ts loadEnvironmentDefaults: a handful of string reads).
+ * The one configuration reader every feature uses: the Settings rows, read per call, over the
+ * environment's defaults, parsed once at start (server/config.ts loadEnvironmentDefaults).
  * The Settings store keeps the table in memory until the database's change token moves (any
  * write, on any instance), so a PATCH of a setting applies to the next call without a restart,
  * and a call without a change is map lookups. A database without the Settings table (a trimmed
  * test server) runs on the environment alone.
  */
-export function createRuntimeConfigReader(database: Database, environment: EnvironmentDefaults | (() => EnvironmentDefaults)): RuntimeConfigReader {
+export function createRuntimeConfigReader(database: Database, environment: EnvironmentDefaults): RuntimeConfigReader {
   return async () => {
-    const defaults = typeof environment === 'function' ? environment() : environment;
     let stored: Map<string, unknown>;
     try {
       const store = settingsStoreFor(database);
@@ -28,6 +26,6 @@ export function createRuntimeConfigReader(database: Database, environment: Envir
     } catch {
       stored = new Map();
     }
-    return resolveRuntimeConfig(stored, defaults);
+    return resolveRuntimeConfig(stored, environment);
   };
 }

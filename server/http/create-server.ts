@@ -50,7 +50,12 @@ export interface CreateServerOptions {
   identity?: Partial<IdentityConfig>;
   /** false silences logs (tests); default: pino at config.logLevel. */
   logger?: boolean;
-  /** LLM, embedding, RAG and GraphQL defaults; default: process.env, parsed on each read (server/config.ts). */
+  /**
+   * The environment variables, read once here at start (server/config.ts parses them); default:
+   * process.env. Tests pass their variables here instead of changing process.env.
+   */
+  env?: NodeJS.ProcessEnv;
+  /** LLM, embedding, RAG and GraphQL defaults already parsed; default: parsed from `env`. */
   environment?: EnvironmentDefaults;
 }
 
@@ -91,8 +96,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   rejectNulBytes(app);
   drainUnreadBodies(app);
 
-  // The environment's start-up part, read once here (server/config.ts).
-  const featureConfig = loadFeatureConfig();
+  // The environment, read once here (server/config.ts): a bad variable stops the start.
+  const featureConfig = loadFeatureConfig(options.env);
   const identityConfig: IdentityConfig = { ...featureConfig.identity, ...options.identity };
   checkScaleOutSecrets(config, identityConfig);
   fs.mkdirSync(config.dataDir, { recursive: true });
@@ -108,12 +113,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   });
   const identity = createIdentity({ dataDir: config.dataDir, database, config: identityConfig });
   const settings = settingsStoreFor(database);
-  // The environment is parsed now (a bad LLM_TIMEOUT_MS stops the start) and again on each read,
-  // under the Settings rows (resolve-runtime-config.ts): tests change process.env between requests.
-  // GOOGLE_CLIENT_ID and PUBLIC_URL as the identity configuration has them (the `identity` option wins).
-  loadEnvironmentDefaults();
+  // The Settings rows win over these defaults on every read (resolve-runtime-config.ts). GOOGLE_CLIENT_ID
+  // and PUBLIC_URL as the identity configuration has them (the `identity` option wins).
   const identityDefaults = { googleClientId: identityConfig.googleClientId ?? null, publicUrl: identityConfig.publicUrl ?? null };
-  const runtimeConfig = createRuntimeConfigReader(database, options.environment ?? (() => ({ ...loadEnvironmentDefaults(), ...identityDefaults })));
+  const runtimeConfig = createRuntimeConfigReader(database, options.environment ?? { ...loadEnvironmentDefaults(options.env), ...identityDefaults });
 
   const resolveContext = options.resolveContext ?? identity.resolveContext;
   app.decorateRequest('context', null as unknown as RequestContext);

@@ -3,7 +3,6 @@ import type { EntityModel } from '../../generator/model/entity-model.ts';
 import { resolveInside } from '../files/resolve-inside.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import { HttpError } from '../http/http-error.ts';
-import type { RuntimeConfig } from '../config/resolve-runtime-config.ts';
 import type { FeatureDependencies } from '../http/server-features.ts';
 import { createLlmProvider } from '../llm/llm-provider-registry.ts';
 import { LlmError } from '../llm/llm-error.ts';
@@ -18,11 +17,6 @@ import { MAX_QUERY_LENGTH } from './search/index-input.ts';
 import { planTraining, type TrainingKnowledge, type TrainingProblem, type TrainingSource } from './train/plan-training.ts';
 import { TrainingRecord } from './train/training-record.ts';
 
-export interface RagFeatureOptions {
-  /** Default: the server's runtime configuration (Settings over the environment, server/config). */
-  readSettings?: () => Promise<RuntimeConfig>;
-}
-
 type Params = { Params: { id: string } };
 
 /**
@@ -31,196 +25,192 @@ type Params = { Params: { id: string } };
  * search (knowledge bases). Knowledge records and their sources are read through the
  * EntityService with the caller's context, so a tenant can train or search only its own.
  */
-export function createRagFeature(options: RagFeatureOptions = {}) {
-  return async function registerRagFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
-    const { service, config, database, entities } = deps;
-    const readSettings = options.readSettings ?? deps.runtimeConfig;
-    // The index for the current embedding settings (hybrid when a model is set, on SQLite), rebuilt
-    // when they change in Settings; logged at start and on every change.
-    const currentIndex = configuredRetrievalIndex(database, readSettings, (chosen) => {
-      if (chosen.warning) app.log.warn(chosen.warning);
-      app.log.info({ retrieval: chosen.retrieval }, 'RAG index ready');
-    });
-    await currentIndex();
-    const jobs = new TrainingJobs();
-    const record = new TrainingRecord(database, service);
+export async function registerRagFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
+  const { service, config, database, entities } = deps;
+  // The one configuration resolver (Settings over the environment), read per call.
+  const readSettings = deps.runtimeConfig;
+  // The index for the current embedding settings (hybrid when a model is set, on SQLite), rebuilt
+  // when they change in Settings; logged at start and on every change.
+  const currentIndex = configuredRetrievalIndex(database, readSettings, (chosen) => {
+    if (chosen.warning) app.log.warn(chosen.warning);
+    app.log.info({ retrieval: chosen.retrieval }, 'RAG index ready');
+  });
+  await currentIndex();
+  const jobs = new TrainingJobs();
+  const record = new TrainingRecord(database, service);
 
-    const knowledgeModel = requireModel(entities, 'knowledge');
-    const sourceModel = requireModel(entities, 'knowledgesource');
-    const kp = knowledgeModel.permissions;
-    const sp = sourceModel.permissions;
-    const needs = (entity: string, action: RoutePermission['action'], permission: string, alternatives: string[]) => ({
-      permission: { entity, action, permission, alternatives: alternatives.filter(Boolean) },
-    });
-    // Editing a knowledge source: whoever may create or update one (or manage them).
-    const editSources = needs('knowledgesource', 'create', sp.create, [sp.update, sp.manage, sp.createOwn ?? '']);
-    const viewKnowledge = needs('knowledge', 'view', kp.view, [kp.manage, kp.viewOwn ?? '']);
-    const updateKnowledge = needs('knowledge', 'update', kp.update, [kp.manage]);
+  const knowledgeModel = requireModel(entities, 'knowledge');
+  const sourceModel = requireModel(entities, 'knowledgesource');
+  const kp = knowledgeModel.permissions;
+  const sp = sourceModel.permissions;
+  const needs = (entity: string, action: RoutePermission['action'], permission: string, alternatives: string[]) => ({
+    permission: { entity, action, permission, alternatives: alternatives.filter(Boolean) },
+  });
+  // Editing a knowledge source: whoever may create or update one (or manage them).
+  const editSources = needs('knowledgesource', 'create', sp.create, [sp.update, sp.manage, sp.createOwn ?? '']);
+  const viewKnowledge = needs('knowledge', 'view', kp.view, [kp.manage, kp.viewOwn ?? '']);
+  const updateKnowledge = needs('knowledge', 'update', kp.update, [kp.manage]);
 
-    const loadKnowledge = (request: FastifyRequest<Params>) => service.findById('knowledge', request.context, request.params.id);
+  const loadKnowledge = (request: FastifyRequest<Params>) => service.findById('knowledge', request.context, request.params.id);
 
-    app.post('/api/rag/parse-file', { config: editSources }, async (request) =>
-      rag(async () => {
-        const filepath = bodyOf(request).filepath;
-        if (typeof filepath !== 'string' || filepath.trim() === '') {
-          throw new RagError('invalidInput', 'filepath must be the path of an uploaded file (POST /api/file)', { field: 'filepath' });
-        }
-        // Only what the upload route stores (a named folder, no dotfiles): never the database
-        // file, its WAL or anything at the root of DATA_DIR.
-        if (!(await resolveInside(config.dataDir, filepath))) {
-          throw new RagError('fileNotFound', `File not found: ${filepath}`, { field: 'filepath' });
-        }
-        const { content } = await parseStoredFile(config.dataDir, filepath, { maxBytes: config.maxUploadBytes });
-        return { content };
-      }),
-    );
+  app.post('/api/rag/parse-file', { config: editSources }, async (request) =>
+    rag(async () => {
+      const filepath = bodyOf(request).filepath;
+      if (typeof filepath !== 'string' || filepath.trim() === '') {
+        throw new RagError('invalidInput', 'filepath must be the path of an uploaded file (POST /api/file)', { field: 'filepath' });
+      }
+      // Only what the upload route stores (a named folder, no dotfiles): never the database
+      // file, its WAL or anything at the root of DATA_DIR.
+      if (!(await resolveInside(config.dataDir, filepath))) {
+        throw new RagError('fileNotFound', `File not found: ${filepath}`, { field: 'filepath' });
+      }
+      const { content } = await parseStoredFile(config.dataDir, filepath, { maxBytes: config.maxUploadBytes });
+      return { content };
+    }),
+  );
 
-    app.post('/api/rag/parse-url', { config: editSources }, async (request) =>
-      rag(async () => {
-        const { allowPrivateUrls } = await readSettings();
-        const { content } = await parseUrl(bodyOf(request).url, { allowPrivate: allowPrivateUrls });
-        return { content };
-      }),
-    );
+  app.post('/api/rag/parse-url', { config: editSources }, async (request) =>
+    rag(async () => {
+      const { allowPrivateUrls } = await readSettings();
+      const { content } = await parseUrl(bodyOf(request).url, { allowPrivate: allowPrivateUrls });
+      return { content };
+    }),
+  );
 
-    app.post('/api/rag/chunk', { config: editSources }, async (request) =>
-      rag(async () => {
-        const body = bodyOf(request);
-        const chunks = await chunkTextYielding(body.text, {
-          chunkSize: body.chunkSize === undefined || body.chunkSize === null ? undefined : (body.chunkSize as number),
-          chunkOverlap: body.chunkOverlap === undefined || body.chunkOverlap === null ? undefined : (body.chunkOverlap as number),
+  app.post('/api/rag/chunk', { config: editSources }, async (request) =>
+    rag(async () => {
+      const body = bodyOf(request);
+      const chunks = await chunkTextYielding(body.text, {
+        chunkSize: body.chunkSize === undefined || body.chunkSize === null ? undefined : (body.chunkSize as number),
+        chunkOverlap: body.chunkOverlap === undefined || body.chunkOverlap === null ? undefined : (body.chunkOverlap as number),
+      });
+      return { chunks };
+    }),
+  );
+
+  app.post('/api/rag/improve', { config: editSources }, async (request) =>
+    rag(async () => {
+      const text = bodyOf(request).text;
+      if (typeof text !== 'string' || text.trim() === '') {
+        throw new RagError('invalidInput', 'text must be a non-empty string: the edited text to improve', { field: 'text' });
+      }
+      if (text.length > MAX_IMPROVE_LENGTH) {
+        throw new RagError('tooLarge', `text is ${text.length} characters; at most ${MAX_IMPROVE_LENGTH} can be improved at once`, {
+          field: 'text',
         });
-        return { chunks };
-      }),
-    );
+      }
+      const { llm } = await readSettings();
+      let provider;
+      try {
+        provider = createLlmProvider(llm);
+      } catch (error) {
+        throw new HttpError(409, `The language model settings are invalid: ${(error as Error).message}`, { i18nMessage: 'error.rag.llmSettings' });
+      }
+      // The offline provider only extracts answers from fragments: it cannot rewrite, and a fake
+      // rewrite would be worse than an honest refusal.
+      if (provider.name === 'offline') {
+        throw new HttpError(409, 'No language model is configured: set one in Settings to improve texts', { i18nMessage: 'error.rag.noLlm' });
+      }
+      try {
+        const content = await improveText(provider, text);
+        if (content === '') throw new LlmError('invalid_response', 'The language model returned an empty text');
+        return { content };
+      } catch (error) {
+        if (error instanceof LlmError) throw new HttpError(error.status, error.message, { i18nMessage: 'error.rag.llmFailed' });
+        throw error;
+      }
+    }),
+  );
 
-    app.post('/api/rag/improve', { config: editSources }, async (request) =>
-      rag(async () => {
-        const text = bodyOf(request).text;
-        if (typeof text !== 'string' || text.trim() === '') {
-          throw new RagError('invalidInput', 'text must be a non-empty string: the edited text to improve', { field: 'text' });
-        }
-        if (text.length > MAX_IMPROVE_LENGTH) {
-          throw new RagError('tooLarge', `text is ${text.length} characters; at most ${MAX_IMPROVE_LENGTH} can be improved at once`, {
-            field: 'text',
-          });
-        }
-        const { llm } = await readSettings();
-        let provider;
-        try {
-          provider = createLlmProvider(llm);
-        } catch (error) {
-          throw new HttpError(409, `The language model settings are invalid: ${(error as Error).message}`, { i18nMessage: 'error.rag.llmSettings' });
-        }
-        // The offline provider only extracts answers from fragments: it cannot rewrite, and a fake
-        // rewrite would be worse than an honest refusal.
-        if (provider.name === 'offline') {
-          throw new HttpError(409, 'No language model is configured: set one in Settings to improve texts', { i18nMessage: 'error.rag.noLlm' });
-        }
-        try {
-          const content = await improveText(provider, text);
-          if (content === '') throw new LlmError('invalid_response', 'The language model returned an empty text');
-          return { content };
-        } catch (error) {
-          if (error instanceof LlmError) throw new HttpError(error.status, error.message, { i18nMessage: 'error.rag.llmFailed' });
-          throw error;
-        }
-      }),
-    );
-
-    app.get<Params>('/api/rag/train/:id', { config: updateKnowledge }, async (request) =>
-      rag(async () => {
-        const knowledge = await loadKnowledge(request);
-        const id = String(knowledge._id);
-        if (!jobs.start(id)) {
-          throw new RagError('trainingInProgress', 'This knowledge base is already being trained; wait for it to finish');
-        }
-        try {
-          const sourceIds = refIds(knowledge.sources);
-          const sources = (await service.findByIds('knowledgesource', request.context, sourceIds)) as unknown as TrainingSource[];
-          const { allowPrivateUrls } = await readSettings();
-          const plan = await planTraining({ ...(knowledge as TrainingKnowledge), sources: sourceIds }, sources, {
-            parseFile: async (file) => {
-              if (!(await resolveInside(config.dataDir, file.filepath))) throw new RagError('fileNotFound', `File not found: ${file.filepath}`);
-              return (await parseStoredFile(config.dataDir, file.filepath, { maxBytes: config.maxUploadBytes })).content;
-            },
-            parseUrl: async (url) => (await parseUrl(url, { allowPrivate: allowPrivateUrls })).content,
-          });
-          const chosen = await currentIndex();
-          const index = chosen.index;
-          let phase: 'embedding' | 'indexing' = chosen.embedder && !chosen.warning ? 'embedding' : 'indexing';
-          let last = -1;
-          const result = await index.replace(id, plan.chunks, ({ done, total }) => {
-            // HybridIndex reports twice over 0..total: embeddings first, then the BM25 index.
-            if (phase === 'embedding' && done < last) phase = 'indexing';
-            last = done;
-            jobs.progress(id, phase, done, total);
-          });
-          const stats = await index.stats(id);
-          // Persisted before the job ends, so a status call never sees "done" without its record.
-          await record.succeeded(id, { trainedAt: stats.trainedAt, chunks: stats.chunks, problems: plan.problems, sources: plan.sources });
-          jobs.finish(id, plan.problems);
-          return { ...result, chunks: stats.chunks, trainedAt: stats.trainedAt, problems: plan.problems };
-        } catch (error) {
-          const known = toHttpError(error);
-          const failure = known ? { message: known.message, i18nMessage: known.i18nMessage } : { message: 'Training failed unexpectedly', i18nMessage: 'error.server' };
-          await record.failed(id, failure).catch((cause) => request.log.error({ err: cause }, 'could not record the failed training'));
-          jobs.fail(id, failure);
-          throw known ?? error;
-        }
-      }),
-    );
-
-    // The running job of this process (progress), else the last outcome stored on the record
-    // (trainingState, trainedAt, trainedChunks, trainingProblems), which survives restarts.
-    app.get<Params>('/api/rag/status/:id', { config: viewKnowledge }, async (request) => {
+  app.get<Params>('/api/rag/train/:id', { config: updateKnowledge }, async (request) =>
+    rag(async () => {
       const knowledge = await loadKnowledge(request);
       const id = String(knowledge._id);
-      const stats = await (await currentIndex()).index.stats(id);
-      const job = jobs.get(id);
-      const outcome = (knowledge.trainingState as string | null | undefined) ?? null;
-      const stored = Array.isArray(knowledge.trainingProblems) ? (knowledge.trainingProblems as TrainingProblem[]) : [];
-      const last = job.state === 'idle' && outcome !== null
-        ? { state: outcome === 'failed' ? ('failed' as const) : ('done' as const), problems: outcome === 'failed' ? [] : stored }
-        : {};
-      const failure = job.state === 'idle' && outcome === 'failed' && stored[0]
-        ? { error: stored[0].message, i18nMessage: stored[0].reason }
-        : {};
-      return { ...job, ...last, ...failure, outcome, chunks: stats.chunks, trainedAt: stats.trainedAt };
-    });
-
-    app.delete<Params>('/api/rag/clear/:id', { config: updateKnowledge }, async (request) =>
-      rag(async () => {
-        const knowledge = await loadKnowledge(request);
-        const id = String(knowledge._id);
-        if (jobs.isRunning(id)) throw new RagError('trainingInProgress', 'This knowledge base is being trained; clear it when the training ends');
-        const result = await (await currentIndex()).index.clear(id);
-        await record.cleared(id);
-        jobs.forget(id);
-        return result;
-      }),
-    );
-
-    app.get<Params & { Querystring: { q?: unknown } }>('/api/rag/search/:id', { config: viewKnowledge }, async (request) =>
-      rag(async () => {
-        const q = request.query.q;
-        if (Array.isArray(q)) throw new RagError('invalidInput', 'Query parameter "q" was given more than once', { field: 'q' });
-        if (typeof q !== 'string' || q.trim() === '') throw new RagError('invalidInput', 'q must be the text to search for', { field: 'q' });
-        if (q.length > MAX_QUERY_LENGTH) {
-          throw new RagError('tooLarge', `q is ${q.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'q' });
-        }
-        const knowledge = await loadKnowledge(request);
-        return (await currentIndex()).index.search(String(knowledge._id), q, {
-          maxResults: numberOr(knowledge.maxResults, 5),
-          scoreThreshold: numberOr(knowledge.scoreThreshold, 0.5),
+      if (!jobs.start(id)) {
+        throw new RagError('trainingInProgress', 'This knowledge base is already being trained; wait for it to finish');
+      }
+      try {
+        const sourceIds = refIds(knowledge.sources);
+        const sources = (await service.findByIds('knowledgesource', request.context, sourceIds)) as unknown as TrainingSource[];
+        const { allowPrivateUrls } = await readSettings();
+        const plan = await planTraining({ ...(knowledge as TrainingKnowledge), sources: sourceIds }, sources, {
+          parseFile: async (file) => {
+            if (!(await resolveInside(config.dataDir, file.filepath))) throw new RagError('fileNotFound', `File not found: ${file.filepath}`);
+            return (await parseStoredFile(config.dataDir, file.filepath, { maxBytes: config.maxUploadBytes })).content;
+          },
+          parseUrl: async (url) => (await parseUrl(url, { allowPrivate: allowPrivateUrls })).content,
         });
-      }),
-    );
-  };
-}
+        const chosen = await currentIndex();
+        const index = chosen.index;
+        let phase: 'embedding' | 'indexing' = chosen.embedder && !chosen.warning ? 'embedding' : 'indexing';
+        let last = -1;
+        const result = await index.replace(id, plan.chunks, ({ done, total }) => {
+          // HybridIndex reports twice over 0..total: embeddings first, then the BM25 index.
+          if (phase === 'embedding' && done < last) phase = 'indexing';
+          last = done;
+          jobs.progress(id, phase, done, total);
+        });
+        const stats = await index.stats(id);
+        // Persisted before the job ends, so a status call never sees "done" without its record.
+        await record.succeeded(id, { trainedAt: stats.trainedAt, chunks: stats.chunks, problems: plan.problems, sources: plan.sources });
+        jobs.finish(id, plan.problems);
+        return { ...result, chunks: stats.chunks, trainedAt: stats.trainedAt, problems: plan.problems };
+      } catch (error) {
+        const known = toHttpError(error);
+        const failure = known ? { message: known.message, i18nMessage: known.i18nMessage } : { message: 'Training failed unexpectedly', i18nMessage: 'error.server' };
+        await record.failed(id, failure).catch((cause) => request.log.error({ err: cause }, 'could not record the failed training'));
+        jobs.fail(id, failure);
+        throw known ?? error;
+      }
+    }),
+  );
 
-/** The default feature: the server's runtime configuration. */
-export const registerRagFeature = createRagFeature();
+  // The running job of this process (progress), else the last outcome stored on the record
+  // (trainingState, trainedAt, trainedChunks, trainingProblems), which survives restarts.
+  app.get<Params>('/api/rag/status/:id', { config: viewKnowledge }, async (request) => {
+    const knowledge = await loadKnowledge(request);
+    const id = String(knowledge._id);
+    const stats = await (await currentIndex()).index.stats(id);
+    const job = jobs.get(id);
+    const outcome = (knowledge.trainingState as string | null | undefined) ?? null;
+    const stored = Array.isArray(knowledge.trainingProblems) ? (knowledge.trainingProblems as TrainingProblem[]) : [];
+    const last = job.state === 'idle' && outcome !== null
+      ? { state: outcome === 'failed' ? ('failed' as const) : ('done' as const), problems: outcome === 'failed' ? [] : stored }
+      : {};
+    const failure = job.state === 'idle' && outcome === 'failed' && stored[0]
+      ? { error: stored[0].message, i18nMessage: stored[0].reason }
+      : {};
+    return { ...job, ...last, ...failure, outcome, chunks: stats.chunks, trainedAt: stats.trainedAt };
+  });
+
+  app.delete<Params>('/api/rag/clear/:id', { config: updateKnowledge }, async (request) =>
+    rag(async () => {
+      const knowledge = await loadKnowledge(request);
+      const id = String(knowledge._id);
+      if (jobs.isRunning(id)) throw new RagError('trainingInProgress', 'This knowledge base is being trained; clear it when the training ends');
+      const result = await (await currentIndex()).index.clear(id);
+      await record.cleared(id);
+      jobs.forget(id);
+      return result;
+    }),
+  );
+
+  app.get<Params & { Querystring: { q?: unknown } }>('/api/rag/search/:id', { config: viewKnowledge }, async (request) =>
+    rag(async () => {
+      const q = request.query.q;
+      if (Array.isArray(q)) throw new RagError('invalidInput', 'Query parameter "q" was given more than once', { field: 'q' });
+      if (typeof q !== 'string' || q.trim() === '') throw new RagError('invalidInput', 'q must be the text to search for', { field: 'q' });
+      if (q.length > MAX_QUERY_LENGTH) {
+        throw new RagError('tooLarge', `q is ${q.length} characters; the limit is ${MAX_QUERY_LENGTH}`, { field: 'q' });
+      }
+      const knowledge = await loadKnowledge(request);
+      return (await currentIndex()).index.search(String(knowledge._id), q, {
+        maxResults: numberOr(knowledge.maxResults, 5),
+        scoreThreshold: numberOr(knowledge.scoreThreshold, 0.5),
+      });
+    }),
+  );
+}
 
 function requireModel(entities: FeatureDependencies['entities'], name: string): EntityModel {
   const model = entities[name];

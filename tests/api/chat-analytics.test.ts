@@ -7,8 +7,7 @@ import { anonymous } from './chat-visitor.ts';
 let server: TestServer;
 
 beforeAll(async () => {
-  Object.assign(process.env, { CHAT_RATE_START_PER_MINUTE: '1000', CHAT_RATE_MESSAGE_PER_MINUTE: '1000' });
-  server = await startTestServer();
+  server = await startTestServer({ env: { CHAT_RATE_START_PER_MINUTE: '1000', CHAT_RATE_MESSAGE_PER_MINUTE: '1000' } });
 });
 afterAll(async () => server.close());
 

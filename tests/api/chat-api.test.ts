@@ -43,8 +43,7 @@ async function traceOf(chatId: string): Promise<any> {
 
 beforeAll(async () => {
   // Many starts and messages from one IP here; chat-limits.test.ts covers the limits themselves.
-  Object.assign(process.env, { CHAT_RATE_START_PER_MINUTE: '1000', CHAT_RATE_MESSAGE_PER_MINUTE: '1000', CHAT_RATE_READ_PER_MINUTE: '1000' });
-  server = await startTestServer();
+  server = await startTestServer({ env: { CHAT_RATE_START_PER_MINUTE: '1000', CHAT_RATE_MESSAGE_PER_MINUTE: '1000', CHAT_RATE_READ_PER_MINUTE: '1000' } });
   visitor = anonymous(server.baseUrl);
   const knowledge = await trainedKnowledge('Soporte');
   bot = await create(server, '/api/bots', minimalBot('Asistente', { knowledge: knowledge._id, questions: ['¿Cuál es el horario de atención?', '¿Cuánto tarda el envío?'] }));

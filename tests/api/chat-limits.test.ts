@@ -9,13 +9,14 @@ let visitor: Visitor;
 let botId: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    CHAT_RATE_START_PER_MINUTE: '2',
-    CHAT_RATE_MESSAGE_PER_MINUTE: '5',
-    CHAT_RATE_CONVERSATION_PER_MINUTE: '3',
-    CHAT_RATE_READ_PER_MINUTE: '1000',
+  server = await startTestServer({
+    env: {
+      CHAT_RATE_START_PER_MINUTE: '2',
+      CHAT_RATE_MESSAGE_PER_MINUTE: '5',
+      CHAT_RATE_CONVERSATION_PER_MINUTE: '3',
+      CHAT_RATE_READ_PER_MINUTE: '1000',
+    },
   });
-  server = await startTestServer();
   visitor = anonymous(server.baseUrl);
   botId = (await create(server, '/api/bots', minimalBot('Limitado')))._id;
 });

@@ -12,14 +12,15 @@ let botId: string;
 
 beforeAll(async () => {
   fake = await startFakeOpenAiServer();
-  Object.assign(process.env, {
-    LLM_BASE_URL: fake.baseUrl,
-    LLM_MODEL: 'fake-model',
-    LLM_API_KEY: 'sk-test-secret',
-    CHAT_RATE_START_PER_MINUTE: '1000',
-    CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
+  server = await startTestServer({
+    env: {
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_MODEL: 'fake-model',
+      LLM_API_KEY: 'sk-test-secret',
+      CHAT_RATE_START_PER_MINUTE: '1000',
+      CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
+    },
   });
-  server = await startTestServer();
   visitor = anonymous(server.baseUrl);
   const knowledge = await create(
     server,

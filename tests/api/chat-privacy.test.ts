@@ -22,15 +22,16 @@ const VICTIM_SECRETS = ['PIN-4321-XYZ', 'alérgica al marisco', 'pedido 99-SECRE
 
 beforeAll(async () => {
   fake = await startFakeOpenAiServer();
-  Object.assign(process.env, {
-    LLM_BASE_URL: fake.baseUrl,
-    LLM_MODEL: 'fake-model',
-    LLM_API_KEY: 'sk-test-secret',
-    CHAT_RATE_START_PER_MINUTE: '1000',
-    CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
-    CHAT_RATE_READ_PER_MINUTE: '1000',
+  server = await startTestServer({
+    env: {
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_MODEL: 'fake-model',
+      LLM_API_KEY: 'sk-test-secret',
+      CHAT_RATE_START_PER_MINUTE: '1000',
+      CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
+      CHAT_RATE_READ_PER_MINUTE: '1000',
+    },
   });
-  server = await startTestServer();
   visitor = anonymous(server.baseUrl);
   botId = (await create<{ _id: string }>(server, '/api/bots', minimalBot('Privado')))._id;
   victim = await create(server, '/api/contacts', {

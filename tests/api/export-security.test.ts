@@ -20,22 +20,13 @@ const LIMITS = {
   IMPORT_MAX_ROWS: '30000',
 };
 let server: TestServer;
-const saved: Record<string, string | undefined> = {};
 
 beforeAll(async () => {
-  for (const [key, value] of Object.entries(LIMITS)) {
-    saved[key] = process.env[key];
-    process.env[key] = value;
-  }
-  server = await startTestServer();
+  server = await startTestServer({ env: LIMITS });
   await create(server, '/api/bots', minimalBot('Exported bot', { description: '=HYPERLINK("http://evil","x")' }));
 });
 afterAll(async () => {
   await server.close();
-  for (const [key, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
 });
 
 async function exportUrl(client = server as Pick<TestServer, 'get'>, format = 'CSV'): Promise<string> {
@@ -102,10 +93,7 @@ describe('export downloads', () => {
     expect((await server.put(`/api/users/${viewer.user._id}`, { active: false })).status).toBe(200);
     expect((await fetchAnon(url)).status).toBe(403);
 
-    const previousTtl = process.env.EXPORT_LINK_TTL_SECONDS;
-    process.env.EXPORT_LINK_TTL_SECONDS = '1';
-    const shortLived = await startTestServer();
-    process.env.EXPORT_LINK_TTL_SECONDS = previousTtl;
+    const shortLived = await startTestServer({ env: { ...LIMITS, EXPORT_LINK_TTL_SECONDS: '1' } });
     try {
       const late = (await shortLived.get(`/api/bots/export${qs({ format: 'CSV', headers: 'name' })}`)).body.url as string;
       await new Promise((r) => setTimeout(r, 2100));

@@ -13,8 +13,7 @@ let visitor: Visitor;
 let botId: string;
 
 beforeAll(async () => {
-  Object.assign(process.env, { CHAT_RATE_START_PER_MINUTE: '1000', CHAT_RATE_MESSAGE_PER_MINUTE: '1000', CHAT_RATE_READ_PER_MINUTE: '1000' });
-  server = await startTestServer();
+  server = await startTestServer({ env: { CHAT_RATE_START_PER_MINUTE: '1000', CHAT_RATE_MESSAGE_PER_MINUTE: '1000', CHAT_RATE_READ_PER_MINUTE: '1000' } });
   visitor = anonymous(server.baseUrl);
   botId = (await create<{ _id: string }>(server, '/api/bots', minimalBot('Nulo')))._id;
 });

@@ -25,7 +25,6 @@ function embed(text: string): number[] {
 
 let fake: FakeOpenAiServer;
 let server: TestServer;
-const saved = { model: process.env.EMBEDDING_MODEL, url: process.env.EMBEDDING_BASE_URL };
 
 beforeAll(async () => {
   fake = await startFakeOpenAiServer();
@@ -40,15 +39,12 @@ beforeAll(async () => {
     });
   });
   // The index is chosen when the server starts: hybrid because an embedding model is configured.
-  process.env.EMBEDDING_MODEL = 'toy-embed';
-  process.env.EMBEDDING_BASE_URL = fake.baseUrl;
-  server = await startTestServer({ resolveContext: () => ({ userId: 'rag-admin', tenantId: null, permissions: ['*'] }) });
+  server = await startTestServer({
+    env: { EMBEDDING_MODEL: 'toy-embed', EMBEDDING_BASE_URL: fake.baseUrl },
+    resolveContext: () => ({ userId: 'rag-admin', tenantId: null, permissions: ['*'] }),
+  });
 });
 afterAll(async () => {
-  for (const [key, value] of [['EMBEDDING_MODEL', saved.model], ['EMBEDDING_BASE_URL', saved.url]] as const) {
-    if (value === undefined) delete process.env[key];
-    else process.env[key] = value;
-  }
   await server?.close();
   await fake?.close();
 });

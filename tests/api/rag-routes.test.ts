@@ -3,32 +3,25 @@ import os from 'node:os';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, qs, type TestServer } from './helpers/test-server.ts';
 import { create, expectErrorShape, minimalKnowledge } from './helpers/fixtures.ts';
 import { completion, json, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 
 const fixtures = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'unit', 'rag', 'fixtures');
 
-const ENV_KEYS = ['RAG_ALLOW_PRIVATE_URLS', 'LLM_BASE_URL', 'LLM_MODEL', 'LLM_PROVIDER', 'LLM_API_KEY', 'EMBEDDING_MODEL'] as const;
-const savedEnv = Object.fromEntries(ENV_KEYS.map((k) => [k, process.env[k]]));
-function restoreEnv() {
-  for (const key of ENV_KEYS) {
-    if (savedEnv[key] === undefined) delete process.env[key];
-    else process.env[key] = savedEnv[key];
-  }
-}
-
 const ADMIN = { userId: 'rag-admin', tenantId: null, permissions: ['*'] };
 
 let server: TestServer;
+/** Started with RAG_ALLOW_PRIVATE_URLS=true: may fetch the loopback test site. */
+let opened: TestServer;
 let site: http.Server;
 let siteUrl: string;
 
 beforeAll(async () => {
-  for (const key of ENV_KEYS) delete process.env[key];
   // Tests here are about RAG, not identity: every call runs as a signed-in platform administrator.
   server = await startTestServer({ resolveContext: () => ADMIN });
+  opened = await startTestServer({ resolveContext: () => ADMIN, env: { RAG_ALLOW_PRIVATE_URLS: 'true' } });
   site = http.createServer((req, res) => {
     if (req.url === '/slow') {
       setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('página lenta'), 600);
@@ -43,17 +36,14 @@ beforeAll(async () => {
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  restoreEnv();
   await server.close();
+  await opened.close();
   site.closeAllConnections();
   await new Promise((resolve) => site.close(resolve));
 });
-afterEach(() => {
-  for (const key of ENV_KEYS) delete process.env[key];
-});
 
-async function upload(name: string, content: Buffer | string, type?: string) {
-  const res = await server.upload('/api/file', { name, content, ...(type ? { type } : {}) });
+async function upload(name: string, content: Buffer | string, type?: string, target: TestServer = server) {
+  const res = await target.upload('/api/file', { name, content, ...(type ? { type } : {}) });
   expect(res.status).toBe(201);
   return res.body as { filename: string; filepath: string; size: number; mimetype: string; url: string };
 }
@@ -110,11 +100,11 @@ describe('POST /api/rag/parse-url', () => {
       expect(res.status, String(url)).toBeLessThan(500);
     }
 
-    process.env.RAG_ALLOW_PRIVATE_URLS = 'true';
-    const allowed = await server.post('/api/rag/parse-url', { url: `${siteUrl}/faq` });
+    // A server started with RAG_ALLOW_PRIVATE_URLS=true fetches it.
+    const allowed = await opened.post('/api/rag/parse-url', { url: `${siteUrl}/faq` });
     expect(allowed.status).toBe(200);
     expect(allowed.body.content).toContain('La garantía cubre dos años desde la compra.');
-    const notFound = await server.post('/api/rag/parse-url', { url: `${siteUrl}/missing` });
+    const notFound = await opened.post('/api/rag/parse-url', { url: `${siteUrl}/missing` });
     expect(notFound.status).toBe(400);
     expect(notFound.body.i18nMessage).toBe('error.rag.urlHttpStatus');
   });
@@ -152,7 +142,17 @@ describe('POST /api/rag/improve', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAiServer();
   });
-  afterAll(async () => fake.close());
+  afterAll(async () => {
+    // Back to no model for the tests below (Settings win over the environment, server/config).
+    await setSetting('llm.baseUrl', '');
+    await setSetting('llm.model', '');
+    await setSetting('llm.timeoutMs', 60000);
+    await fake.close();
+  });
+  async function setSetting(key: string, value: unknown) {
+    const res = await server.patch(`/api/settings/${key}`, { value });
+    expect(res.status, res.text).toBe(200);
+  }
 
   it('is a clear 409 when no language model is configured (no fake rewrite)', async () => {
     const res = await server.post('/api/rag/improve', { text: 'texto con faltas de ortografia' });
@@ -164,8 +164,8 @@ describe('POST /api/rag/improve', () => {
   });
 
   it('rewrites through the configured OpenAI-compatible model', async () => {
-    process.env.LLM_BASE_URL = fake.baseUrl;
-    process.env.LLM_MODEL = 'fake-model';
+    await setSetting('llm.baseUrl', fake.baseUrl);
+    await setSetting('llm.model', 'fake-model');
     fake.handle((request, response) => json(response, 200, completion(`Texto mejorado: ${request.body.messages.at(-1).content.toUpperCase()}`)));
     const res = await server.post('/api/rag/improve', { text: 'el envio es gratis' });
     expect(res.status).toBe(200);
@@ -178,12 +178,11 @@ describe('POST /api/rag/improve', () => {
   });
 
   it('reports an upstream failure as a gateway error, not a 500', async () => {
-    process.env.LLM_BASE_URL = fake.baseUrl;
-    process.env.LLM_MODEL = 'fake-model';
-    process.env.LLM_TIMEOUT_MS = '5000';
+    await setSetting('llm.baseUrl', fake.baseUrl);
+    await setSetting('llm.model', 'fake-model');
+    await setSetting('llm.timeoutMs', 5000);
     fake.handle((_request, response) => json(response, 401, { error: { message: 'bad key' } }));
     const res = await server.post('/api/rag/improve', { text: 'hola' });
-    delete process.env.LLM_TIMEOUT_MS;
     expect(res.status).toBe(502);
     expect(res.body.i18nMessage).toBe('error.rag.llmFailed');
   });
@@ -287,27 +286,26 @@ describe('train, status, search, clear', () => {
   });
 
   it('indexes edited chunks of a text source, its own texts, files and urls; reports problems', async () => {
-    process.env.RAG_ALLOW_PRIVATE_URLS = 'true';
-    const source = await create(server, '/api/knowledge-sources', {
+    const source = await create(opened, '/api/knowledge-sources', {
       name: 'Texto troceado',
       type: 'text',
       sourceText: 'original sin trocear',
       text: 'original sin trocear',
       chunks: [{ content: 'fragmento editado a mano sobre reembolsos', category: 'pagos', tags: ['faq'] }],
     });
-    const pdf = await upload('politica.pdf', fs.readFileSync(path.join(fixtures, 'sample.pdf')), 'application/pdf');
-    const knowledge = await create(server, '/api/knowledge', minimalKnowledge('Mixta', {
+    const pdf = await upload('politica.pdf', fs.readFileSync(path.join(fixtures, 'sample.pdf')), 'application/pdf', opened);
+    const knowledge = await create(opened, '/api/knowledge', minimalKnowledge('Mixta', {
       sources: [source._id],
       texts: [{ title: 'Horario', content: 'Abrimos de lunes a sábado.' }],
       files: [{ title: 'Política', file: pdf }],
       urls: [{ title: 'FAQ', url: `${siteUrl}/faq` }, { title: 'Rota', url: `${siteUrl}/missing` }],
       scoreThreshold: 0.2,
     }));
-    const trained = await server.get(`/api/rag/train/${knowledge._id}`);
+    const trained = await opened.get(`/api/rag/train/${knowledge._id}`);
     expect(trained.status).toBe(200);
     expect(trained.body.total).toBe(4);
     expect(trained.body.problems).toEqual([{ source: `${siteUrl}/missing`, message: expect.stringContaining('404'), reason: 'error.rag.urlHttpStatus' }]);
-    const search = async (q: string) => (await server.get(`/api/rag/search/${knowledge._id}${qs({ q })}`)).body as Array<{ source: string; content: string }>;
+    const search = async (q: string) => (await opened.get(`/api/rag/search/${knowledge._id}${qs({ q })}`)).body as Array<{ source: string; content: string }>;
     expect((await search('reembolsos'))[0]).toMatchObject({ source: 'Texto troceado' });
     expect(await search('trocear')).toEqual([]);
     expect((await search('sabado'))[0]).toMatchObject({ source: 'Horario' });
@@ -316,21 +314,20 @@ describe('train, status, search, clear', () => {
   });
 
   it('refuses a second concurrent training (and a clear) of the same knowledge with 409; status shows it running', async () => {
-    process.env.RAG_ALLOW_PRIVATE_URLS = 'true';
-    const knowledge = await create(server, '/api/knowledge', minimalKnowledge('Lenta', { urls: [{ title: 'lenta', url: `${siteUrl}/slow` }] }));
-    const first = server.get(`/api/rag/train/${knowledge._id}`);
+    const knowledge = await create(opened, '/api/knowledge', minimalKnowledge('Lenta', { urls: [{ title: 'lenta', url: `${siteUrl}/slow` }] }));
+    const first = opened.get(`/api/rag/train/${knowledge._id}`);
     await new Promise((resolve) => setTimeout(resolve, 150));
-    const running = await server.get(`/api/rag/status/${knowledge._id}`);
+    const running = await opened.get(`/api/rag/status/${knowledge._id}`);
     expect(running.body).toMatchObject({ state: 'running', phase: 'planning' });
-    const second = await server.get(`/api/rag/train/${knowledge._id}`);
+    const second = await opened.get(`/api/rag/train/${knowledge._id}`);
     expect(second.status).toBe(409);
     expect(second.body).toEqual({ message: expect.any(String), i18nMessage: 'error.rag.trainingInProgress' });
-    const clear = await server.del(`/api/rag/clear/${knowledge._id}`);
+    const clear = await opened.del(`/api/rag/clear/${knowledge._id}`);
     expect(clear.status).toBe(409);
     const done = await first;
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ total: 1, added: 1 });
-    expect((await server.get(`/api/rag/status/${knowledge._id}`)).body).toMatchObject({ state: 'done', chunks: 1 });
+    expect((await opened.get(`/api/rag/status/${knowledge._id}`)).body).toMatchObject({ state: 'done', chunks: 1 });
   });
 
   it('keeps the outcome on the knowledge record: trained, warning with reasons (a refused link), not trained after a clear', async () => {
@@ -390,8 +387,7 @@ describe('train, status, search, clear', () => {
       await second.close({ keepData: true });
       second = null;
       // An embedding model nobody answers for: the training itself fails; the old index stays live.
-      Object.assign(process.env, { EMBEDDING_MODEL: 'dead-model', EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1' });
-      second = await startTestServer({ resolveContext: () => ADMIN, dataDir });
+      second = await startTestServer({ resolveContext: () => ADMIN, dataDir, env: { EMBEDDING_MODEL: 'dead-model', EMBEDDING_BASE_URL: 'http://127.0.0.1:9/v1' } });
       const failed = await second.get(`/api/rag/train/${knowledge._id}`);
       expect(failed.status).toBeGreaterThanOrEqual(400);
       expectErrorShape(failed.body);

@@ -16,7 +16,7 @@ import { SqliteFtsIndex } from '../../server/rag/search/sqlite-fts-index.ts';
 import { HybridIndex } from '../../server/rag/search/hybrid-index.ts';
 import type { RetrievalIndex } from '../../server/rag/search/retrieval-index.ts';
 import { createEmbeddingProvider } from '../../server/llm/create-embedding-provider.ts';
-import { readLlmSettings } from '../../server/llm/read-llm-settings.ts';
+import { loadEnvironmentDefaults } from '../../server/config.ts';
 import { readFileSync } from 'node:fs';
 
 const WORDS = (
@@ -179,7 +179,7 @@ try {
     };
     const set: SourcedChunk[] = Object.entries(qa.passages).map(([id, content]) => ({ content, hash: sha256Hex(content), source: id }));
     const retrievers: Array<[string, RetrievalIndex]> = [['BM25 (FTS5)', index]];
-    const { llm, embedding } = readLlmSettings();
+    const { llm, embedding } = loadEnvironmentDefaults();
     const embedder = createEmbeddingProvider(embedding, llm);
     if (embedder) retrievers.push([`hybrid (${embedder.model})`, new HybridIndex(db, embedder)]);
     console.log(`\nretrieval quality: ${qa.questions.length} Spanish questions over ${set.length} passages${embedder ? '' : ' (no EMBEDDING_MODEL: BM25 only)'}`);

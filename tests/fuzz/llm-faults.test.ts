@@ -13,26 +13,25 @@ let fake: FakeOpenAiServer;
 let server: TestServer;
 let visitor: Visitor;
 let botId: string;
-const saved = { ...process.env };
 
 beforeAll(async () => {
   fake = await startFakeOpenAiServer();
-  Object.assign(process.env, {
-    LLM_BASE_URL: fake.baseUrl,
-    LLM_MODEL: 'fake-model',
-    LLM_API_KEY: 'sk-fault-secret',
-    LLM_TIMEOUT_MS: '800',
-    CHAT_RATE_START_PER_MINUTE: '1000',
-    CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
+  server = await startTestServer({
+    env: {
+      LLM_BASE_URL: fake.baseUrl,
+      LLM_MODEL: 'fake-model',
+      LLM_API_KEY: 'sk-fault-secret',
+      LLM_TIMEOUT_MS: '800',
+      CHAT_RATE_START_PER_MINUTE: '1000',
+      CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
+    },
   });
-  server = await startTestServer();
   visitor = anonymous(server.baseUrl);
   botId = (await create(server, '/api/bots', minimalBot('Frágil')))._id;
 });
 afterAll(async () => {
   await server?.close();
   await fake?.close();
-  process.env = saved;
 });
 
 const FAULTS: Record<string, FakeHandler> = {

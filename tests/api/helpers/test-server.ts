@@ -85,7 +85,8 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     ...options.identity,
   };
   const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, ...rest } = options;
-  const forja = await createForjaServer({ logger: false, ...rest, identity, config });
+  // The server reads only the variables a test passes (`env`), never this process's environment.
+  const forja = await createForjaServer({ logger: false, env: {}, ...rest, identity, config });
   const app = forja.app;
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const bodies: string[] = [];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createLlmProvider, LLM_PROVIDER_NAMES } from '../../../server/llm/llm-provider-registry.ts';
 import { OfflineProvider } from '../../../server/llm/offline-provider.ts';
 import { OpenAiCompatibleProvider } from '../../../server/llm/openai-compatible-provider.ts';
-import { readLlmSettings } from '../../../server/llm/read-llm-settings.ts';
+import { readLlmEnvironment } from '../../../server/config/read-llm-environment.ts';
 
 describe('createLlmProvider', () => {
   it('falls back to the offline provider when nothing is configured', () => {
@@ -31,12 +31,12 @@ describe('createLlmProvider', () => {
   });
 });
 
-describe('readLlmSettings', () => {
+describe('readLlmEnvironment', () => {
   it('reads the LLM_* and EMBEDDING_* variables, unset as null', () => {
-    expect(readLlmSettings({ LLM_BASE_URL: 'http://localhost:11434/v1', LLM_MODEL: 'llama3.1', LLM_TIMEOUT_MS: '30000', EMBEDDING_MODEL: 'nomic-embed-text' })).toEqual({
+    expect(readLlmEnvironment({ LLM_BASE_URL: 'http://localhost:11434/v1', LLM_MODEL: 'llama3.1', LLM_TIMEOUT_MS: '30000', EMBEDDING_MODEL: 'nomic-embed-text' })).toEqual({
       llm: { provider: null, baseUrl: 'http://localhost:11434/v1', model: 'llama3.1', apiKey: null, timeoutMs: 30000 },
       embedding: { model: 'nomic-embed-text', baseUrl: null, apiKey: null, timeoutMs: 30000 },
     });
-    expect(() => readLlmSettings({ LLM_TIMEOUT_MS: 'soon' })).toThrow(/LLM_TIMEOUT_MS must be a positive integer/);
+    expect(() => readLlmEnvironment({ LLM_TIMEOUT_MS: 'soon' })).toThrow(/LLM_TIMEOUT_MS must be a positive integer/);
   });
 });

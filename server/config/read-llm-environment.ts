@@ -1,9 +1,9 @@
-import type { EmbeddingSettings, LlmSettings } from './llm-settings.ts';
+import type { EmbeddingSettings, LlmSettings } from '../llm/llm-settings.ts';
 
 /**
- * LLM settings from the environment, for deployments configured without the Settings screen.
- * The server parses them through server/config.ts (loadEnvironmentDefaults) and merges Settings
- * over them in server/config/resolve-runtime-config.ts; the process.env default is for benches.
+ * The LLM_* and EMBEDDING_* variables, parsed once at start by server/config.ts
+ * (loadEnvironmentDefaults). They are defaults: the Settings rows win where an administrator set
+ * them (server/config/resolve-runtime-config.ts, the one place precedence is decided).
  *
  * | Variable            | Meaning                                                          |
  * |---------------------|------------------------------------------------------------------|
@@ -16,7 +16,7 @@ import type { EmbeddingSettings, LlmSettings } from './llm-settings.ts';
  * | EMBEDDING_BASE_URL  | default LLM_BASE_URL                                             |
  * | EMBEDDING_API_KEY   | default LLM_API_KEY                                              |
  */
-export function readLlmSettings(env: NodeJS.ProcessEnv = process.env): { llm: LlmSettings; embedding: EmbeddingSettings } {
+export function readLlmEnvironment(env: Readonly<Record<string, string | undefined>>): { llm: LlmSettings; embedding: EmbeddingSettings } {
   const text = (name: string) => env[name]?.trim() || null;
   const raw = text('LLM_TIMEOUT_MS');
   const timeoutMs = raw === null ? null : Number(raw);
