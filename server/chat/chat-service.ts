@@ -8,7 +8,9 @@ import type { SearchResult } from '../rag/rag-types.ts';
 import { buildChatMessages } from './prompt/build-chat-messages.ts';
 import type { ChatLlm } from './chat-llm.ts';
 import type { ChatStore, StoredConversation } from './chat-store.ts';
-import { LLM_FAILURE_ANSWER, type Chat, type ConversationView, type PublicBot } from './chat-types.ts';
+import { LLM_FAILURE_ANSWER, TRACE_STATUS, type Chat, type ConversationView, type PublicBot } from './chat-types.ts';
+import { NO_INFORMATION_ANSWER } from '../llm/offline-answers.ts';
+import { saysNoInformation } from './says-no-information.ts';
 import { KeyedLocks } from './conversation-locks.ts';
 import type { ReactionInput, StartInput } from './chat-validation.ts';
 
@@ -81,6 +83,30 @@ export class ChatService {
     const userChat: Chat = { id: randomUUID(), role: 'user', message, createdAt: new Date().toISOString() };
 
     const { results, hasKnowledge } = await this.retrieve(bot.knowledgeId, message);
+    const fallback = bot.fallbackMessage.trim() || NO_INFORMATION_ANSWER;
+    if (hasKnowledge && results.length === 0) {
+      // Nothing above the knowledge base's threshold: the model could only say it does not know,
+      // so it is not asked (no tokens, no wait) and the bot's own fallback answers.
+      onDelta?.(fallback);
+      const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: fallback, createdAt: new Date().toISOString() };
+      await this.store.saveChatsWithTrace(conversationId, [...conversation.chats, userChat, assistantChat], conversation.tenant, {
+        status: TRACE_STATUS.noAnswer,
+        bot: bot._id,
+        conversation: conversationId,
+        chatId: assistantChat.id,
+        userMessage: message,
+        assistantMessage: fallback,
+        knowledgeBaseQuery: message,
+        knowledgeBase: [],
+        provider: 'none',
+        model: 'none',
+        inputTokens: 0,
+        outputTokens: 0,
+        tokens: 0,
+        latency: Math.round(performance.now() - started),
+      });
+      return this.store.conversationView(conversationId);
+    }
     const memory = await this.store.contactMemory(conversation.contactId);
     const prompt = buildChatMessages({ bot, hasKnowledge, fragments: results, memory, history: conversation.chats, userMessage: message });
     // The prompt builder drops the lowest-ranked fragments first when over budget: a prefix is kept.
@@ -95,7 +121,7 @@ export class ChatService {
       const failure = error instanceof LlmError ? error : new LlmError('upstream', error instanceof Error ? error.message : String(error), { cause: error });
       const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: LLM_FAILURE_ANSWER, createdAt: new Date().toISOString() };
       await this.store.saveChatsWithTrace(conversationId, [...conversation.chats, userChat, assistantChat], conversation.tenant, {
-        status: 'error',
+        status: TRACE_STATUS.error,
         bot: bot._id,
         conversation: conversationId,
         chatId: assistantChat.id,
@@ -115,10 +141,14 @@ export class ChatService {
     }
 
     // PostgreSQL cannot store U+0000; a model's stray NUL is dropped, not a failed answer.
-    const text = withoutNul(result.text).trim() || prompt.context.fallback || '';
+    const answered = withoutNul(result.text).trim();
+    // An empty answer or the model's "no information" phrase is an unanswered question: the
+    // visitor gets the bot's fallback (how to reach a person) and the trace says no_answer.
+    const unanswered = answered === '' || saysNoInformation(answered, [NO_INFORMATION_ANSWER, fallback]);
+    const text = unanswered ? fallback : answered;
     const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: text, createdAt: new Date().toISOString() };
     await this.store.saveChatsWithTrace(conversationId, [...conversation.chats, userChat, assistantChat], conversation.tenant, {
-      status: 'ok',
+      status: unanswered ? TRACE_STATUS.noAnswer : TRACE_STATUS.ok,
       bot: bot._id,
       conversation: conversationId,
       chatId: assistantChat.id,

@@ -16,6 +16,14 @@ export interface ChatBot {
   systemPromptWithKnowledge: string;
   knowledgeId: string | null;
   tenant: string | null;
+  /** Answer to a question the bot cannot answer ('' = the default no-information answer). */
+  fallbackMessage: string;
+  welcomeMessage: string;
+  widgetTitle: string;
+  widgetColor: string;
+  widgetPosition: 'left' | 'right';
+  /** Origins allowed to embed and call the chat; empty: any. */
+  allowedOrigins: string[];
 }
 
 export interface StoredConversation {
@@ -81,6 +89,12 @@ export class ChatStore {
       systemPromptWithKnowledge: String(record.systemPromptWithKnowledge ?? ''),
       knowledgeId: typeof record.knowledge === 'string' && record.knowledge !== '' ? record.knowledge : null,
       tenant: (record[runtime.tenantColumn ?? 'tenant'] as string | null | undefined) ?? null,
+      fallbackMessage: String(record.fallbackMessage ?? ''),
+      welcomeMessage: String(record.welcomeMessage ?? ''),
+      widgetTitle: String(record.widgetTitle ?? ''),
+      widgetColor: typeof record.widgetColor === 'string' && record.widgetColor !== '' ? record.widgetColor : '#228be6',
+      widgetPosition: record.widgetPosition === 'left' ? 'left' : 'right',
+      allowedOrigins: Array.isArray(record.allowedOrigins) ? record.allowedOrigins.filter((o): o is string => typeof o === 'string') : [],
     };
   }
 
@@ -253,5 +267,10 @@ export class ChatStore {
 }
 
 function defaultStatusDescription(name: TraceStatusName): string {
-  return name === 'ok' ? 'The bot answered.' : 'The language model failed; the trace records why.';
+  const descriptions: Record<TraceStatusName, string> = {
+    ok: 'The bot answered.',
+    error: 'The language model failed; the trace records why.',
+    no_answer: 'Unanswered: nothing relevant in the knowledge base, or the model said it had no information.',
+  };
+  return descriptions[name];
 }

@@ -36,7 +36,7 @@ export interface PublicBot {
 }
 
 /** Names of the BotTraceStatus records a trace points at (seeded by identity, created if missing). */
-export const TRACE_STATUS = { ok: 'ok', error: 'error' } as const;
+export const TRACE_STATUS = { ok: 'ok', error: 'error', noAnswer: 'no_answer' } as const;
 export type TraceStatusName = (typeof TRACE_STATUS)[keyof typeof TRACE_STATUS];
 
 /**

@@ -77,6 +77,90 @@ export const schemas: Record<string, EntitySchemas> = {
             "required": "validation.required",
             "maxLength": "validation.maxLength"
           }
+        },
+        "fallbackMessage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000,
+          "title": "field.bot.fallbackMessage",
+          "description": "hint.bot.fallbackMessage",
+          "x-messages": {
+            "maxLength": "validation.maxLength"
+          }
+        },
+        "welcomeMessage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000,
+          "title": "field.bot.welcomeMessage",
+          "description": "hint.bot.welcomeMessage",
+          "x-messages": {
+            "maxLength": "validation.maxLength"
+          }
+        },
+        "widgetTitle": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 80,
+          "title": "field.bot.widgetTitle",
+          "description": "hint.bot.widgetTitle",
+          "x-messages": {
+            "maxLength": "validation.maxLength"
+          }
+        },
+        "widgetColor": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 7,
+          "pattern": "^#[0-9a-fA-F]{6}$",
+          "title": "field.bot.widgetColor",
+          "description": "hint.bot.widgetColor",
+          "default": "#228be6",
+          "x-messages": {
+            "pattern": "validation.hexColor",
+            "maxLength": "validation.maxLength"
+          }
+        },
+        "widgetPosition": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "right",
+            "left",
+            null
+          ],
+          "title": "field.bot.widgetPosition",
+          "default": "right",
+          "x-messages": {
+            "enum": "validation.invalidValue"
+          }
+        },
+        "allowedOrigins": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 200,
+            "pattern": "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$"
+          },
+          "maxItems": 50,
+          "title": "field.bot.allowedOrigins",
+          "description": "hint.bot.allowedOrigins",
+          "default": [],
+          "x-messages": {
+            "pattern": "validation.origin",
+            "maxLength": "validation.maxLength",
+            "maxItems": "validation.maxItems"
+          }
         }
       },
       "additionalProperties": false,
@@ -152,6 +236,87 @@ export const schemas: Record<string, EntitySchemas> = {
             "required": "validation.required",
             "maxLength": "validation.maxLength"
           }
+        },
+        "fallbackMessage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000,
+          "title": "field.bot.fallbackMessage",
+          "description": "hint.bot.fallbackMessage",
+          "x-messages": {
+            "maxLength": "validation.maxLength"
+          }
+        },
+        "welcomeMessage": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 1000,
+          "title": "field.bot.welcomeMessage",
+          "description": "hint.bot.welcomeMessage",
+          "x-messages": {
+            "maxLength": "validation.maxLength"
+          }
+        },
+        "widgetTitle": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 80,
+          "title": "field.bot.widgetTitle",
+          "description": "hint.bot.widgetTitle",
+          "x-messages": {
+            "maxLength": "validation.maxLength"
+          }
+        },
+        "widgetColor": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "maxLength": 7,
+          "pattern": "^#[0-9a-fA-F]{6}$",
+          "title": "field.bot.widgetColor",
+          "description": "hint.bot.widgetColor",
+          "x-messages": {
+            "pattern": "validation.hexColor",
+            "maxLength": "validation.maxLength"
+          }
+        },
+        "widgetPosition": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "right",
+            "left",
+            null
+          ],
+          "title": "field.bot.widgetPosition",
+          "x-messages": {
+            "enum": "validation.invalidValue"
+          }
+        },
+        "allowedOrigins": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 200,
+            "pattern": "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$"
+          },
+          "maxItems": 50,
+          "title": "field.bot.allowedOrigins",
+          "description": "hint.bot.allowedOrigins",
+          "x-messages": {
+            "pattern": "validation.origin",
+            "maxLength": "validation.maxLength",
+            "maxItems": "validation.maxItems"
+          }
         }
       },
       "additionalProperties": false,
@@ -224,6 +389,49 @@ export const schemas: Record<string, EntitySchemas> = {
             "string",
             "null"
           ]
+        },
+        "fallbackMessage": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "welcomeMessage": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "widgetTitle": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "widgetColor": {
+          "type": [
+            "string",
+            "null"
+          ]
+        },
+        "widgetPosition": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "right",
+            "left",
+            null
+          ]
+        },
+        "allowedOrigins": {
+          "type": "array",
+          "items": {
+            "type": "string",
+            "maxLength": 200,
+            "pattern": "^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?$"
+          }
         },
         "tenant": {
           "type": [

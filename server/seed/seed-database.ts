@@ -19,10 +19,11 @@ export const USER_ROLE_NAME = 'User';
  */
 export const USER_ROLE_PERMISSIONS = ['userApiKey:myView', 'userApiKey:myCreate'];
 
-/** Trace statuses the chat writes ('ok', 'error') and the offline fallback answer. */
+/** Trace statuses the chat writes ('ok', 'error', 'no_answer') and the offline fallback answer. */
 export const DEFAULT_TRACE_STATUSES = [
   { name: 'ok', description: 'Respuesta generada correctamente' },
   { name: 'error', description: 'Error al generar la respuesta' },
+  { name: 'no_answer', description: 'Pregunta sin respuesta: nada relevante en el conocimiento o el modelo dijo no tener información' },
   { name: 'fallback', description: 'Respuesta del proveedor sin conexión (sin modelo configurado)' },
 ];
 

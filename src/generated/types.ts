@@ -21,6 +21,12 @@ export interface Bot {
   questions?: string[];
   systemPrompt: string;
   systemPromptWithKnowledge: string;
+  fallbackMessage?: string | null;
+  welcomeMessage?: string | null;
+  widgetTitle?: string | null;
+  widgetColor?: string | null;
+  widgetPosition?: ("right" | "left") | null;
+  allowedOrigins?: string[];
   tenant?: string | null;
   createdAt: string;
   updatedAt: string;
@@ -34,6 +40,12 @@ export interface BotInput {
   questions?: string[];
   systemPrompt: string;
   systemPromptWithKnowledge: string;
+  fallbackMessage?: string | null;
+  welcomeMessage?: string | null;
+  widgetTitle?: string | null;
+  widgetColor?: string | null;
+  widgetPosition?: ("right" | "left") | null;
+  allowedOrigins?: string[];
 }
 
 /** BotTrace as the API returns it (/api/bot-traces). */

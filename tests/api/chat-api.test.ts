@@ -177,7 +177,7 @@ describe('POST /api/chat/message/:conversationId (offline provider)', () => {
     expect(res.body.chats[1].message).toBe('No tengo información para responder a eso.');
     const trace = await traceOf(res.body.chats[1].id);
     expect(trace.knowledgeBase).toEqual([]);
-    expect(trace.status.name).toBe('ok');
+    expect(trace.status.name).toBe('no_answer');
   });
 
   it('answers off-topic when the bot has no trained knowledge base', async () => {

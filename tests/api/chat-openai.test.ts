@@ -125,11 +125,12 @@ describe('OpenAI-compatible provider', () => {
 
   it('an upstream error mid-stream ends the stream with an error event', async () => {
     fake.handle((_req, res) => json(res, 401, { error: { message: 'Incorrect API key provided' } }));
+    // A question the knowledge base answers: with nothing retrieved the model is not asked (no_answer).
     const id = await start();
     const res = await fetch(`${server.baseUrl}/api/chat/message/${id}/stream`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message: 'Hola' }),
+      body: JSON.stringify({ message: '¿Cuánto tarda el envío de un pedido?' }),
     });
     expect(res.status).toBe(200);
     const events = parseSse(await res.text());
