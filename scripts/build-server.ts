@@ -11,6 +11,12 @@ import * as esbuild from 'esbuild';
  * `NODE_OPTIONS=--enable-source-maps` maps them to the TypeScript sources.
  */
 export const SERVER_BUNDLE = path.join('dist-server', 'main.mjs');
+/**
+ * The worker pool's entry (server/workers/cpu-worker.ts), bundled beside main.mjs: a worker thread
+ * loads a file of its own, and the bundle has no TypeScript loader. The pool finds it next to
+ * main.mjs (server/workers/run-cpu-task.ts).
+ */
+export const WORKER_BUNDLES = [path.join('dist-server', 'cpu-worker.mjs')];
 const META = path.join('dist-server', 'meta.json');
 
 /** Why the bundle must be (re)built, or null when it is newer than every file it was built from. */
@@ -18,6 +24,7 @@ export function whyBuildServer(root: string): string | null {
   const bundle = path.join(root, SERVER_BUNDLE);
   const meta = path.join(root, META);
   if (!fs.existsSync(bundle) || !fs.existsSync(meta)) return `${SERVER_BUNDLE} does not exist`;
+  for (const worker of WORKER_BUNDLES) if (!fs.existsSync(path.join(root, worker))) return `${worker} does not exist`;
   const built = fs.statSync(bundle).mtimeMs;
   const inputs = Object.keys((JSON.parse(fs.readFileSync(meta, 'utf8')) as esbuild.Metafile).inputs);
   for (const input of [...inputs, 'package-lock.json']) {
@@ -31,8 +38,9 @@ export function whyBuildServer(root: string): string | null {
 export async function buildServer(root: string): Promise<void> {
   const result = await esbuild.build({
     absWorkingDir: root,
-    entryPoints: ['server/main.ts'],
-    outfile: SERVER_BUNDLE,
+    entryPoints: { main: 'server/main.ts', 'cpu-worker': 'server/workers/cpu-worker.ts' },
+    outdir: 'dist-server',
+    outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -7,15 +7,27 @@ import { sqliteDialect } from './sqlite-dialect.ts';
 
 /** Prepared statements kept per SQL text; the entity queries are a small, fixed set of shapes. */
 const STATEMENT_CACHE_LIMIT = 1000;
+/**
+ * A runAll with more statements than this (an import) is written in slices on a connection of
+ * its own: one synchronous transaction of 120,000 inserts held the event loop for seconds (about
+ * 55 µs per row), so health checks and every other request waited.
+ */
+export const BULK_WRITE_STATEMENTS = 1000;
+/** Longest stretch of a bulk write between two turns of the event loop. */
+const BULK_SLICE_MS = 8;
 
-export function openSqliteDatabase(file: string): Database {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new BetterSqlite3(file);
+function configure(db: BetterSqlite3.Database): void {
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Safe with WAL (a crash can lose the last commits, never corrupt) and much faster writes.
   db.pragma('synchronous = NORMAL');
+}
+
+export function openSqliteDatabase(file: string): Database {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const db = new BetterSqlite3(file);
+  configure(db);
   const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: db }) });
   const statements = new Map<string, BetterSqlite3.Statement>();
 
@@ -35,6 +47,49 @@ export function openSqliteDatabase(file: string): Database {
 
   const params = (query: CompiledQuery): unknown[] => query.parameters.map(toSqliteValue);
 
+  // While a bulk write holds SQLite's write lock on its own connection, this connection's writes
+  // wait here, asynchronously, instead of in SQLite's busy handler, which sleeps on the event loop.
+  let bulkWrite: Promise<void> | null = null;
+  const writeTurn = async () => {
+    while (bulkWrite) await bulkWrite;
+  };
+
+  /**
+   * All of `queries` or none, as one transaction on a second connection, in slices of about 8 ms
+   * with the event loop running in between. Reads meanwhile see the data as it was before (WAL),
+   * never half an import; writes through this Database wait for the commit.
+   */
+  async function writeInSlices(queries: readonly CompiledQuery[]): Promise<void> {
+    await writeTurn();
+    let done!: () => void;
+    bulkWrite = new Promise((resolve) => (done = resolve));
+    const writer = new BetterSqlite3(file);
+    try {
+      configure(writer);
+      const prepared = new Map<string, BetterSqlite3.Statement>();
+      writer.exec('BEGIN IMMEDIATE');
+      let sliceStart = performance.now();
+      for (const query of queries) {
+        let statement = prepared.get(query.sql);
+        if (!statement) prepared.set(query.sql, (statement = writer.prepare(query.sql)));
+        statement.run(params(query));
+        if (performance.now() - sliceStart > BULK_SLICE_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          sliceStart = performance.now();
+        }
+      }
+      writer.exec('COMMIT');
+    } catch (error) {
+      if (writer.inTransaction) writer.exec('ROLLBACK');
+      throw error;
+    } finally {
+      writer.close();
+      ownWrites++;
+      bulkWrite = null;
+      done();
+    }
+  }
+
   const database: Database = {
     dialect: sqliteDialect,
     kysely,
@@ -45,10 +100,13 @@ export function openSqliteDatabase(file: string): Database {
       return prepare(query.sql).get(params(query)) as Row | undefined;
     },
     async run(query) {
+      if (bulkWrite) await writeTurn();
       ownWrites++;
       return prepare(query.sql).run(params(query)).changes;
     },
     async runAll(queries) {
+      if (queries.length > BULK_WRITE_STATEMENTS) return writeInSlices(queries);
+      if (bulkWrite) await writeTurn();
       ownWrites++;
       db.transaction(() => {
         for (const query of queries) prepare(query.sql).run(params(query));

@@ -1,10 +1,20 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { HttpError, badRequest } from '../http/http-error.ts';
-import { yieldToEventLoop } from './event-loop-yield.ts';
+import { CpuTaskError, cpuPool, serverBusyError } from '../workers/run-cpu-task.ts';
+import type { RowSlices } from '../workers/cpu-task-handlers.ts';
+import { sliceTimer, yieldToEventLoop } from './event-loop-yield.ts';
 
 /** Bytes handed to the CSV parser per step: a slice of work well under 10 ms. */
 const CSV_CHUNK_BYTES = 64 * 1024;
+/**
+ * Files larger than this are parsed in the worker pool (server/workers): csv-parse and JSON.parse
+ * then cost the event loop nothing, and the rows come back as JSON slices parsed one at a time.
+ * Smaller ones are parsed here, which is quicker than the trip.
+ */
+export const WORKER_PARSE_BYTES = 256 * 1024;
+/** Rows per slice sent back by the worker: one JSON.parse of a few milliseconds each. */
+const ROWS_PER_SLICE = 1000;
 /** Separators recognised when the request names none: the console exports `;`, most tools `,`. */
 const DETECTED_SEPARATORS = [';', ',', '\t'];
 
@@ -15,8 +25,9 @@ export function tooManyRowsError(max: number): HttpError {
 }
 
 /**
- * The records of a CSV import (header row gives the names), parsed in chunks that yield to the
- * event loop, so a 25 MB file never holds other requests for more than a few milliseconds.
+ * The records of a CSV import (header row gives the names): a file over WORKER_PARSE_BYTES is
+ * parsed in the worker pool, a smaller one here in chunks that yield to the event loop, so other
+ * requests are never held for more than a few milliseconds.
  * Stops with a 413 past `maxRows`. The separator is the one asked for, or detected from the
  * header line (`;`, `,` or tab, whichever occurs most outside quotes).
  */
@@ -24,6 +35,9 @@ export async function readCsvRows(content: Buffer, separator: string | undefined
   const delimiter = separator || detectSeparator(content);
   if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter)) {
     throw badRequest(`separator must be a single character other than a quote or line break; got "${delimiter}"`);
+  }
+  if (content.length > WORKER_PARSE_BYTES) {
+    return rowsFromWorker('CSV', () => cpuPool().run('csvRows', { content, delimiter, maxRows, rowsPerSlice: ROWS_PER_SLICE })) as Promise<Record<string, string>[]>;
   }
   async function* chunks() {
     for (let start = 0; start < content.length; start += CSV_CHUNK_BYTES) {
@@ -64,11 +78,14 @@ export function detectSeparator(content: Buffer): string {
 }
 
 /**
- * The records of a JSON import: one array. JSON.parse itself cannot be sliced; at the upload
- * limit (25 MB) it takes a few hundred milliseconds at most, and the row cap is checked on the
- * array before any row is looked at.
+ * The records of a JSON import: one array, the row cap checked on the array before any row is
+ * looked at. JSON.parse itself cannot be sliced, so a file over WORKER_PARSE_BYTES is parsed in
+ * the worker pool (it held the event loop a few hundred milliseconds at the upload limit).
  */
 export async function readJsonRows(content: Buffer, maxRows: number): Promise<unknown[]> {
+  if (content.length > WORKER_PARSE_BYTES) {
+    return rowsFromWorker('JSON', () => cpuPool().run('jsonRows', { content, maxRows, rowsPerSlice: ROWS_PER_SLICE }));
+  }
   let value: unknown;
   try {
     value = JSON.parse(content.toString('utf8').replace(/^\ufeff/, ''));
@@ -79,4 +96,31 @@ export async function readJsonRows(content: Buffer, maxRows: number): Promise<un
   if (value.length > maxRows) throw tooManyRowsError(maxRows);
   await yieldToEventLoop();
   return value;
+}
+
+/**
+ * The rows a worker parsed (csvRows / jsonRows in server/workers/cpu-task-handlers.ts), rebuilt
+ * from their JSON slices with the event loop running in between. The worker's refusals (a bad
+ * file, too many rows) are the same errors as when parsing here; a worker that could not finish
+ * says so in the same words.
+ */
+async function rowsFromWorker(format: 'CSV' | 'JSON', parse: () => Promise<RowSlices>): Promise<unknown[]> {
+  let parsed: RowSlices;
+  try {
+    parsed = await parse();
+  } catch (error) {
+    if (!(error instanceof CpuTaskError)) throw error;
+    if (error.reason === 'busy') throw serverBusyError(error);
+    if (error.reason === 'outOfMemory') {
+      throw new HttpError(413, `The ${format} file ${error.message} to read; split it into smaller files`, { i18nMessage: 'error.importTooManyRows' });
+    }
+    throw badRequest(`The ${format} file could not be read: ${error.message}`);
+  }
+  const rows: unknown[] = [];
+  const timer = sliceTimer();
+  for (const slice of parsed.slices) {
+    for (const row of JSON.parse(slice) as unknown[]) rows.push(row);
+    if (timer.due()) await yieldToEventLoop();
+  }
+  return rows;
 }
