@@ -11,6 +11,7 @@ import type { ChatStore, StoredConversation } from './chat-store.ts';
 import { LLM_FAILURE_ANSWER, TRACE_STATUS, type Chat, type ConversationView, type PublicBot } from './chat-types.ts';
 import { NO_INFORMATION_ANSWER } from '../llm/offline-answers.ts';
 import { saysNoInformation } from './says-no-information.ts';
+import { citeSources } from './cite-sources.ts';
 import { KeyedLocks } from './conversation-locks.ts';
 import type { ReactionInput, StartInput } from './chat-validation.ts';
 
@@ -146,7 +147,14 @@ export class ChatService {
     // visitor gets the bot's fallback (how to reach a person) and the trace says no_answer.
     const unanswered = answered === '' || saysNoInformation(answered, [NO_INFORMATION_ANSWER, fallback]);
     const text = unanswered ? fallback : answered;
-    const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: text, createdAt: new Date().toISOString() };
+    const citations = unanswered ? [] : citeSources(text, used);
+    const assistantChat: Chat = {
+      id: randomUUID(),
+      role: 'assistant',
+      message: text,
+      createdAt: new Date().toISOString(),
+      ...(citations.length > 0 ? { citations } : {}),
+    };
     await this.store.saveChatsWithTrace(conversationId, [...conversation.chats, userChat, assistantChat], conversation.tenant, {
       status: unanswered ? TRACE_STATUS.noAnswer : TRACE_STATUS.ok,
       bot: bot._id,
@@ -156,6 +164,7 @@ export class ChatService {
       assistantMessage: text,
       knowledgeBaseQuery: message,
       knowledgeBase,
+      citations,
       provider: result.provider,
       model: result.model || provider.model || 'unknown',
       inputTokens: Math.round(result.inputTokens),

@@ -4,7 +4,7 @@ import type { EntityRecord, EntityService } from '../entities/entity-service.ts'
 import { decodeRow, encodeValues } from '../entities/record-codec.ts';
 import { HttpError, notFound } from '../http/http-error.ts';
 import { ALL_PERMISSIONS, type RequestContext } from '../http/request-context.ts';
-import type { Chat, ConversationView, TraceStatusName } from './chat-types.ts';
+import type { Chat, Citation, ConversationView, TraceStatusName } from './chat-types.ts';
 
 /** A bot as the chat needs it (refs as ids). */
 export interface ChatBot {
@@ -43,6 +43,8 @@ export interface TraceInput {
   assistantMessage: string;
   knowledgeBaseQuery: string;
   knowledgeBase: { source: string; hash: string; content: string }[];
+  /** The sources the answer showed the visitor (none for errors and unanswered questions). */
+  citations?: Citation[];
   provider: string;
   model: string;
   inputTokens: number;

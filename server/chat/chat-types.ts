@@ -16,6 +16,15 @@ export interface Chat {
   message: string;
   createdAt: string;
   reaction?: Reaction | null;
+  /** Assistant answers: the knowledge fragments the answer rests on. */
+  citations?: Citation[];
+}
+
+/** One source of an answer: where it came from, which fragment (its hash), a short excerpt. */
+export interface Citation {
+  source: string;
+  fragmentId: string;
+  excerpt: string;
 }
 
 /** What the public chat answers for a conversation: the stored record, refs as { _id, name }. */

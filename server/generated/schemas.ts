@@ -572,6 +572,54 @@ export const schemas: Record<string, EntitySchemas> = {
           "title": "field.bottrace.knowledgeBase",
           "default": []
         },
+        "citations": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "source": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 500,
+                "title": "field.bottrace.citationsItem.source",
+                "x-messages": {
+                  "maxLength": "validation.maxLength"
+                }
+              },
+              "fragmentId": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 128,
+                "title": "field.bottrace.citationsItem.fragmentId",
+                "x-messages": {
+                  "maxLength": "validation.maxLength"
+                }
+              },
+              "excerpt": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 1000,
+                "title": "field.bottrace.citationsItem.excerpt",
+                "x-messages": {
+                  "maxLength": "validation.maxLength"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "maxItems": 10,
+          "title": "field.bottrace.citations",
+          "default": [],
+          "x-messages": {
+            "maxItems": "validation.maxItems"
+          }
+        },
         "provider": {
           "type": [
             "string",
@@ -756,6 +804,53 @@ export const schemas: Record<string, EntitySchemas> = {
             "additionalProperties": false
           },
           "title": "field.bottrace.knowledgeBase"
+        },
+        "citations": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "source": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 500,
+                "title": "field.bottrace.citationsItem.source",
+                "x-messages": {
+                  "maxLength": "validation.maxLength"
+                }
+              },
+              "fragmentId": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 128,
+                "title": "field.bottrace.citationsItem.fragmentId",
+                "x-messages": {
+                  "maxLength": "validation.maxLength"
+                }
+              },
+              "excerpt": {
+                "type": [
+                  "string",
+                  "null"
+                ],
+                "maxLength": 1000,
+                "title": "field.bottrace.citationsItem.excerpt",
+                "x-messages": {
+                  "maxLength": "validation.maxLength"
+                }
+              }
+            },
+            "additionalProperties": false
+          },
+          "maxItems": 10,
+          "title": "field.bottrace.citations",
+          "x-messages": {
+            "maxItems": "validation.maxItems"
+          }
         },
         "provider": {
           "type": [
@@ -963,6 +1058,32 @@ export const schemas: Record<string, EntitySchemas> = {
                 ]
               },
               "content": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            }
+          }
+        },
+        "citations": {
+          "type": "array",
+          "items": {
+            "type": "object",
+            "properties": {
+              "source": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "fragmentId": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "excerpt": {
                 "type": [
                   "string",
                   "null"
@@ -1446,6 +1567,32 @@ export const schemas: Record<string, EntitySchemas> = {
                   "Crap",
                   null
                 ]
+              },
+              "citations": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "properties": {
+                    "source": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "fragmentId": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    },
+                    "excerpt": {
+                      "type": [
+                        "string",
+                        "null"
+                      ]
+                    }
+                  }
+                }
               }
             }
           }

@@ -64,6 +64,11 @@ export interface BotTrace {
     hash?: string;
     content?: string;
   }>;
+  citations?: Array<{
+    source?: string;
+    fragmentId?: string;
+    excerpt?: string;
+  }>;
   provider?: string | null;
   model?: string | null;
   inputTokens?: number | null;
@@ -89,6 +94,11 @@ export interface BotTraceInput {
     source?: string;
     hash?: string;
     content?: string;
+  }>;
+  citations?: Array<{
+    source?: string;
+    fragmentId?: string;
+    excerpt?: string;
   }>;
   provider?: string | null;
   model?: string | null;
@@ -148,6 +158,11 @@ export interface Conversation {
     message?: string;
     createdAt?: string;
     reaction?: Reaction;
+    citations?: Array<{
+      source?: string;
+      fragmentId?: string;
+      excerpt?: string;
+    }>;
   }>;
   tenant?: string | null;
   createdAt: string;
