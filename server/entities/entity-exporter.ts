@@ -45,6 +45,7 @@ export class EntityExporter {
 
   async export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
     const started = Date.now();
+    raw = this.service.hooks.exportQuery(runtime.model.name, raw);
     const format = readFormat(runtime, raw.format);
     const headers = readHeaders(runtime, raw.headers);
     const separator = readSeparator(raw.separator);

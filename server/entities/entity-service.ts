@@ -12,11 +12,13 @@ import { populateRefs } from './populate-refs.ts';
 import { decodeRow, encodeValues } from './record-codec.ts';
 import { sanitiseBody } from './sanitise-body.ts';
 import { SECRET_ENCODERS } from './secret-encoders.ts';
+import { EntityHookRegistry, type EntityHooks, type EntityRecord, type WriteEvent } from './entity-hooks.ts';
+import { isSystemContext } from './system-context.ts';
+
+export type { EntityHooks, EntityRecord, InsertEvent, ReadEvent, WriteEvent } from './entity-hooks.ts';
 
 /** Ids per query when checking that refs exist. */
 const REF_CHECK_CHUNK = 500;
-
-export type EntityRecord = Record<string, unknown>;
 
 export const REF_NOT_FOUND_REASON = 'validation.refNotFound';
 export const UNIQUE_REASON = 'validation.unique';
@@ -29,61 +31,11 @@ export interface PreparedInsert {
   uniqueValues: { field: string; value: unknown; tenant: unknown }[];
 }
 
-/** One write as the lifecycle hooks see it. */
-/** A create about to be inserted: `values` is what will be stored, `reply` extras for the response. */
-export interface InsertEvent {
-  entity: string;
-  context: RequestContext;
-  values: Record<string, unknown>;
-  reply: Record<string, unknown>;
-}
-
-export interface WriteEvent {
-  entity: string;
-  operation: 'create' | 'update' | 'delete';
-  context: RequestContext;
-  /** null on create (the id is not chosen yet). */
-  id: string | null;
-  /**
-   * What the write sets: the sanitised and validated body (create: with defaults, the forced
-   * tenant and owner; update: only the fields sent, secrets still in clear). Empty on delete.
-   */
-  data: Record<string, unknown>;
-  /** The stored record before the write (update, delete), decoded; secret fields absent. */
-  original: EntityRecord | null;
-}
-
 /**
- * Rules of one entity that the manifest cannot express, registered by features
- * (server/identity/access-rules.ts). Order of a write: sanitise, defaults, validation, ref
- * checks, `beforeChange` (may throw an HttpError: nothing is written), uniqueness, the write,
- * `afterChange`. Deletes: load (scoped; 404), `beforeDelete`, the delete. Hooks registered for
- * the same entity run in registration order. A first step towards issue 17's hook registry.
- */
-export interface EntityHooks {
-  /** Narrows what a caller reaches (reads and writes), e.g. a tenant user to their own tenant record. */
-  scope?(context: RequestContext): Partial<RecordScope> | null;
-  beforeChange?(event: WriteEvent): Promise<void> | void;
-  /**
-   * Last step of a create before its INSERT is built (after validation, scoping and
-   * beforeChange): may set fields no caller may send (a secret's hash, who created the record)
-   * in `values`, and add to `reply` what that one response shows besides the stored record (an
-   * API key's secret in clear, shown once). Imports run it too, without a response.
-   */
-  beforeInsert?(event: InsertEvent): Promise<void> | void;
-  afterChange?(event: WriteEvent & { record: EntityRecord }): Promise<void> | void;
-  beforeDelete?(event: WriteEvent): Promise<void> | void;
-  /**
-   * Wraps a whole create, update or delete (checks, hooks and the write), e.g. in a lock so
-   * the checks and the write are atomic (server/identity/identity-write-lock.ts). The first
-   * hook set that has one is used.
-   */
-  serialise?<T>(work: () => Promise<T>): Promise<T>;
-}
-
-/**
- * The generic, manifest-driven CRUD behind every `provider: generic` entity. Every method takes
- * the caller's context and confines itself to the records that caller may see (tenant, owner).
+ * The generic, manifest-driven CRUD behind every `provider: generic` entity, and the one path to
+ * entity data (server/entities/README.md). Every method takes the caller's context and confines
+ * itself to the records that caller may see (tenant, owner, hooks' scope); features acting on
+ * their own behalf pass system() (system-context.ts). Lifecycle hooks: entity-hooks.ts.
  */
 export class EntityService {
   /**
@@ -92,12 +44,15 @@ export class EntityService {
    * again and again while paging, so it is worth remembering until anything is written.
    */
   private readonly totals = new Map<string, { token: string; total: Promise<number> }>();
-  private readonly hooks = new Map<string, EntityHooks[]>();
+  /** Lifecycle hooks registered by features (entity-hooks.ts for the order they run in). */
+  readonly hooks: EntityHookRegistry;
 
   constructor(
     private readonly database: Database,
     readonly runtimes: EntityRuntimeMap,
-  ) {}
+  ) {
+    this.hooks = new EntityHookRegistry((entity) => this.runtime(entity));
+  }
 
   runtime(entity: string): EntityRuntime {
     return runtimeOf(this.runtimes, entity);
@@ -105,24 +60,12 @@ export class EntityService {
 
   /** Registers lifecycle hooks of one entity (see EntityHooks for when each runs). */
   addHooks(entity: string, hooks: EntityHooks): void {
-    this.runtime(entity);
-    this.hooks.set(entity, [...(this.hooks.get(entity) ?? []), hooks]);
+    this.hooks.add(entity, hooks);
   }
 
-  private hooksOf(entity: string): readonly EntityHooks[] {
-    return this.hooks.get(entity) ?? [];
-  }
-
-  private serialised<T>(entity: string, work: () => Promise<T>): Promise<T> {
-    const hooks = this.hooksOf(entity).find((h) => h.serialise);
-    return hooks ? hooks.serialise!(work) : work();
-  }
-
-  private async runHooks(
-    stage: 'beforeChange' | 'beforeDelete',
-    event: WriteEvent,
-  ): Promise<void> {
-    for (const hooks of this.hooksOf(event.entity)) await hooks[stage]?.(event);
+  /** Runs `work` as the entity's writes run (under its `serialise` hook, e.g. a lock); imports use it. */
+  serialised<T>(entity: string, work: () => Promise<T>): Promise<T> {
+    return this.hooks.serialised(entity, work);
   }
 
   /** Tenant users see their tenant only; "own only" callers (e.g. userApiKey:myView) their records. */
@@ -136,7 +79,7 @@ export class EntityService {
       tenantId: runtime.tenantColumn ? context.tenantId : null,
       ownerId: runtime.ownerColumn && context.userId && ownOnly ? context.userId : null,
     };
-    for (const hooks of this.hooksOf(runtime.model.name)) Object.assign(scope, hooks.scope?.(context) ?? {});
+    this.hooks.scope(runtime.model.name, context, scope);
     return scope;
   }
 
@@ -147,7 +90,7 @@ export class EntityService {
       this.database.all(selectList(this.database, runtime, scope, query, runtime.selectColumns).compile()),
       this.count(countList(this.database, runtime, scope, query).compile()),
     ]);
-    return { items: await this.toRecords(runtime, rows), total };
+    return { items: await this.toRecords(runtime, rows, context), total };
   }
 
   private async count(query: CompiledQuery): Promise<number> {
@@ -172,7 +115,7 @@ export class EntityService {
     const rows = await this.database.all(
       selectList(this.database, runtime, this.scopeFor(runtime, context), query, runtime.selectColumns).compile(),
     );
-    return this.toRecords(runtime, rows);
+    return this.toRecords(runtime, rows, context);
   }
 
   async findOne(entity: string, context: RequestContext, query: ListQuery): Promise<EntityRecord> {
@@ -185,7 +128,7 @@ export class EntityService {
     const runtime = this.runtime(entity);
     const row = await this.loadRow(runtime, this.scopeFor(runtime, context), id);
     if (!row) throw notFound(`${entity} ${id} not found`);
-    const [record] = await this.toRecords(runtime, [row]);
+    const [record] = await this.toRecords(runtime, [row], context);
     return record;
   }
 
@@ -204,11 +147,11 @@ export class EntityService {
     );
     const byId = new Map(rows.map((row) => [String(row._id), row]));
     const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-    return this.toRecords(runtime, ordered);
+    return this.toRecords(runtime, ordered, context);
   }
 
   async create(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
-    return this.serialised(entity, () => this.createNow(entity, context, body));
+    return this.hooks.serialised(entity, () => this.createNow(entity, context, body));
   }
 
   private async createNow(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
@@ -219,9 +162,7 @@ export class EntityService {
       throw this.uniqueViolation(runtime, error, prepared.insert.uniqueValues.map((u) => u.field));
     });
     const record = await this.findById(entity, context, prepared.insert.id);
-    for (const hooks of this.hooksOf(entity)) {
-      await hooks.afterChange?.({ entity, operation: 'create', context, id: prepared.insert.id, data: prepared.values, original: null, record });
-    }
+    await this.hooks.afterChange({ entity, operation: 'create', context, id: prepared.insert.id, data: prepared.values, original: null, record });
     return { ...record, ...prepared.reply };
   }
 
@@ -234,7 +175,11 @@ export class EntityService {
     context: RequestContext,
     body: unknown,
   ): Promise<{ ok: true; insert: PreparedInsert; values: Record<string, unknown>; reply: Record<string, unknown> } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
+    const entity = runtime.model.name;
     const input = sanitiseBody(runtime, body);
+    if (this.hooks.has(entity, 'beforeValidate')) {
+      await this.hooks.run('beforeValidate', { entity, operation: 'create', context, id: null, data: input, original: null });
+    }
     for (const field of runtime.model.fields) {
       if (input[field.name] === undefined && !field.readonly && field.default !== null) {
         input[field.name] = structuredClone(field.default);
@@ -248,6 +193,7 @@ export class EntityService {
     for (const field of runtime.model.fields) {
       if (field.readonly && values[field.name] === undefined && field.default !== null) values[field.name] = structuredClone(field.default);
     }
+    this.systemReadonly(runtime, context, body, values);
     const { tenantColumn, ownerColumn } = runtime;
     if (tenantColumn) {
       // A tenant user always writes into their own tenant, whatever the body says.
@@ -257,12 +203,12 @@ export class EntityService {
     if (ownerColumn && context.userId) values[ownerColumn] = context.userId;
     const refErrors = await this.missingRefs(runtime, context, input);
     if (refErrors.length > 0) return { ok: false, errors: refErrors, status: 400 };
-    await this.runHooks('beforeChange', { entity: runtime.model.name, operation: 'create', context, id: null, data: { ...values }, original: null });
+    await this.hooks.run('beforeChange', { entity, operation: 'create', context, id: null, data: { ...values }, original: null });
     const tenant = tenantColumn ? (values[tenantColumn] ?? null) : null;
     const uniqueErrors = await this.duplicates(runtime, input, tenant, null);
     if (uniqueErrors.length > 0) return { ok: false, errors: uniqueErrors, status: 409 };
     const reply: Record<string, unknown> = {};
-    for (const hooks of this.hooksOf(runtime.model.name)) await hooks.beforeInsert?.({ entity: runtime.model.name, context, values, reply });
+    await this.hooks.beforeInsert({ entity, context, values, reply });
     const clear = { ...values };
     await this.encodeSecrets(runtime, values);
     const id = newRecordId();
@@ -288,7 +234,7 @@ export class EntityService {
    * the body are written (secret fields keep their stored value unless sent).
    */
   async update(entity: string, context: RequestContext, id: string, body: unknown): Promise<EntityRecord> {
-    return this.serialised(entity, () => this.updateNow(entity, context, id, body));
+    return this.hooks.serialised(entity, () => this.updateNow(entity, context, id, body));
   }
 
   private async updateNow(entity: string, context: RequestContext, id: string, body: unknown): Promise<EntityRecord> {
@@ -297,6 +243,9 @@ export class EntityService {
     const row = await this.loadRow(runtime, scope, id);
     if (!row) throw notFound(`${entity} ${id} not found`);
     const input = sanitiseBody(runtime, body);
+    const hooked = this.hooks.of(entity).length > 0;
+    const original = hooked ? (await this.toRecords(runtime, [row]))[0] : null;
+    if (hooked) await this.hooks.run('beforeValidate', { entity, operation: 'update', context, id, data: input, original });
     const { tenantColumn } = runtime;
     // Moving a record to another tenant is not a tenant user's call.
     if (tenantColumn && context.tenantId !== null) delete input[tenantColumn];
@@ -313,15 +262,15 @@ export class EntityService {
     if (errors.length > 0) throw this.rejection(errors, 400);
     const refErrors = await this.missingRefs(runtime, context, input);
     if (refErrors.length > 0) throw this.rejection(refErrors, 400);
-    const hooks = this.hooksOf(entity);
-    const original = hooks.length > 0 ? (await this.toRecords(runtime, [row]))[0] : null;
-    const event: WriteEvent = { entity, operation: 'update', context, id, data: { ...input }, original };
-    await this.runHooks('beforeChange', event);
+    const readonlyValues: Record<string, unknown> = {};
+    this.systemReadonly(runtime, context, body, readonlyValues);
+    const event: WriteEvent = { entity, operation: 'update', context, id, data: { ...input, ...readonlyValues }, original };
+    await this.hooks.run('beforeChange', event);
     const tenant = tenantColumn ? (merged[tenantColumn] ?? stored[tenantColumn] ?? null) : null;
     const uniqueErrors = await this.duplicates(runtime, input, tenant, id);
     if (uniqueErrors.length > 0) throw this.rejection(uniqueErrors, 409);
     await this.encodeSecrets(runtime, input);
-    const values = encodeValues(runtime, this.database.dialect, { ...input, updatedAt: new Date().toISOString() });
+    const values = encodeValues(runtime, this.database.dialect, { ...input, ...readonlyValues, updatedAt: new Date().toISOString() });
     await this.database.run(
       this.database.kysely
         .updateTable(runtime.table)
@@ -332,22 +281,22 @@ export class EntityService {
       throw this.uniqueViolation(runtime, error, Object.keys(input));
     });
     const record = await this.findById(entity, context, id);
-    for (const hook of hooks) await hook.afterChange?.({ ...event, record });
+    await this.hooks.afterChange({ ...event, record });
     return record;
   }
 
   async delete(entity: string, context: RequestContext, id: string): Promise<void> {
-    return this.serialised(entity, () => this.deleteNow(entity, context, id));
+    return this.hooks.serialised(entity, () => this.deleteNow(entity, context, id));
   }
 
   private async deleteNow(entity: string, context: RequestContext, id: string): Promise<void> {
     const runtime = this.runtime(entity);
     const scope = this.scopeFor(runtime, context);
-    if (this.hooksOf(entity).length > 0) {
+    if (this.hooks.has(entity, 'beforeDelete')) {
       const row = await this.loadRow(runtime, scope, id);
       if (!row) throw notFound(`${entity} ${id} not found`);
       const [original] = await this.toRecords(runtime, [row]);
-      await this.runHooks('beforeDelete', { entity, operation: 'delete', context, id, data: {}, original });
+      await this.hooks.run('beforeDelete', { entity, operation: 'delete', context, id, data: {}, original });
     }
     const changes = await this.database.run(
       this.database.kysely
@@ -358,11 +307,28 @@ export class EntityService {
     if (changes === 0) throw notFound(`${entity} ${id} not found`);
   }
 
-  /** Decoded, ref-populated records of raw rows. */
-  async toRecords(runtime: EntityRuntime, rows: Record<string, unknown>[]): Promise<EntityRecord[]> {
+  /**
+   * Decoded, ref-populated records of raw rows; with a context, as that caller reads them
+   * (afterRead hooks run). Without one (exports), the rows as stored.
+   */
+  async toRecords(runtime: EntityRuntime, rows: Record<string, unknown>[], context?: RequestContext): Promise<EntityRecord[]> {
     const records = rows.map((row) => decodeRow(runtime, this.database.dialect, row));
     await populateRefs(this.database, this.runtimes, runtime, records);
+    if (context) await this.hooks.afterRead(runtime.model.name, context, records);
     return records;
+  }
+
+  /**
+   * system() may set read-only fields (a seeded role's `readonly`, a record's metadata): copied
+   * from the raw body into `values`, unvalidated (the caller is the server itself). Anyone
+   * else's read-only fields were dropped by sanitiseBody.
+   */
+  private systemReadonly(runtime: EntityRuntime, context: RequestContext, body: unknown, values: Record<string, unknown>): void {
+    if (!isSystemContext(context)) return;
+    const raw = body as Record<string, unknown>;
+    for (const field of runtime.model.fields) {
+      if (field.readonly && Object.hasOwn(raw, field.name) && raw[field.name] !== undefined) values[field.name] = raw[field.name];
+    }
   }
 
   /** Unique violations answer 409 (the record conflicts with another), other input errors 400. */

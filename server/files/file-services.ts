@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts';
 import { EntityExporter } from '../entities/entity-exporter.ts';
 import { EntityImporter } from '../entities/entity-importer.ts';
 import type { EntityService } from '../entities/entity-service.ts';
-import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import { system } from '../entities/system-context.ts';
 import { registerExportDownloadRoute } from './export-download-route.ts';
 import { ExportFiles, exportLinkKey } from './export-files.ts';
 import type { FileLimits } from './file-limits.ts';
@@ -50,7 +50,7 @@ export function createFileServices(deps: {
     // A link dies with its account: a user deleted or deactivated since the export gets nothing.
     userMayDownload: async (userId) => {
       try {
-        const user = await service.findById('user', PLATFORM_ADMIN_CONTEXT, userId);
+        const user = await service.findById('user', system(), userId);
         return user.active !== false;
       } catch {
         return false;

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { EntityModel } from '../../generator/model/entity-model.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
@@ -9,8 +9,6 @@ import type { Enforce } from '../http/authorize-route.ts';
 import type { FilterArgument } from '../entities/parse-filters.ts';
 import { nulByteError, nulBytePaths } from '../http/reject-nul-bytes.ts';
 import { resolving } from './graphql-errors.ts';
-import { forwardToRest } from './forward-to-rest.ts';
-
 
 export interface ResolverContext {
   request: FastifyRequest;
@@ -43,20 +41,18 @@ function typedFilters(args: Args): FilterArgument[] | undefined {
 }
 
 /**
- * Generic resolvers of one entity, bound to its generated operation names. Reads call the entity
- * service directly (the hot path). Writes run the REST route in-process, so every rule attached to
- * a route (read-only roles, API-key secrets, ...) holds for GraphQL too, without a second copy.
+ * Generic resolvers of one entity, bound to its generated operation names. Reads and writes call
+ * the entity service with the caller's context, after the same permission check as the REST
+ * route: every rule of the entity (access rules, API-key secrets, ...) is a lifecycle hook of the
+ * service (server/entities/README.md), so GraphQL runs them without a copy, and fails with the
+ * same status, message and input errors (graphql-errors.ts puts them in `extensions`).
  */
 export function entityResolvers(
   model: EntityModel,
   names: Record<string, string>,
-  deps: { app: FastifyInstance; service: EntityService; exporter: EntityExporter; enforce: Enforce },
+  deps: { service: EntityService; exporter: EntityExporter; enforce: Enforce },
 ): { Query: Record<string, Resolver>; Mutation: Record<string, Resolver> } {
-  const { app, service, exporter, enforce } = deps;
-  const base = model.api.basePath;
-  const rest = (method: 'POST' | 'PUT' | 'DELETE', url: (args: Args) => string, payload?: (args: Args) => unknown): Resolver =>
-    (_root, args, { request }) => resolving(() => forwardToRest(app, request, { method, url: url(args), payload: payload?.(args) }));
-  const byId = (args: Args) => `${base}/${encodeURIComponent(String(args.id))}`;
+  const { service, exporter, enforce } = deps;
   const entity = model.name;
   const runtime = service.runtime(entity);
   const guarded = (action: RoutePermission['action'], work: (request: FastifyRequest, args: Args) => Promise<unknown>): Resolver =>
@@ -93,14 +89,15 @@ export function entityResolvers(
     Query[names.export] = guarded('view', (request, args) => exporter.export(runtime, request.context, toRawQuery(args), typedFilters(args)));
   }
   const Mutation: Record<string, Resolver> = {};
-  if (model.flags.creatable) Mutation[names.create] = rest('POST', () => base, (args) => args.data);
-  if (model.flags.editable) Mutation[names.update] = rest('PUT', byId, (args) => args.data);
+  if (model.flags.creatable) Mutation[names.create] = guarded('create', (request, args) => service.create(entity, request.context, args.data));
+  if (model.flags.editable) {
+    Mutation[names.update] = guarded('update', (request, args) => service.update(entity, request.context, String(args.id), args.data));
+  }
   if (model.flags.deletable) {
-    const remove = rest('DELETE', byId);
-    Mutation[names.delete] = async (root, args, context) => {
-      await remove(root, args, context);
+    Mutation[names.delete] = guarded('delete', async (request, args) => {
+      await service.delete(entity, request.context, String(args.id));
       return true;
-    };
+    });
   }
   return { Query, Mutation };
 }

@@ -10,7 +10,9 @@ export interface ForwardedCall {
 /**
  * Runs a REST route in-process on behalf of a GraphQL caller: same credentials, same address (so
  * IP allow-lists and rate limits see the real caller), same permission checks and validation.
- * Used for the hand-written identity operations, which then cannot drift from REST.
+ * Only for the sign-in, password and upload operations (identity-resolvers.ts), whose per-route
+ * rate limits and multipart parsing live on their routes; entity reads and writes call the
+ * entity service directly (entity-resolvers.ts).
  */
 export async function forwardToRest(app: FastifyInstance, request: FastifyRequest, call: ForwardedCall): Promise<unknown> {
   const headers: Record<string, string> = {};

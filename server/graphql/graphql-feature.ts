@@ -53,11 +53,11 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
   for (const [entity, names] of Object.entries(entityOperationNames)) {
     const model = deps.entities[entity];
     if (!model) continue;
-    const resolvers = entityResolvers(model, names, { service: deps.service, exporter, enforce: deps.enforce, app });
+    const resolvers = entityResolvers(model, names, { service: deps.service, exporter, enforce: deps.enforce });
     Object.assign(Query, resolvers.Query);
     Object.assign(Mutation, resolvers.Mutation);
   }
-  const identity = identityResolvers(app, deps.config.maxUploadBytes);
+  const identity = identityResolvers({ app, service: deps.service, entities: deps.entities, enforce: deps.enforce, maxUploadBytes: deps.config.maxUploadBytes });
   Object.assign(Query, identity.Query);
   Object.assign(Mutation, identity.Mutation);
   const introspection = (await deps.runtimeConfig()).graphqlIntrospection;

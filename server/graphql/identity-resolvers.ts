@@ -1,5 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityService } from '../entities/entity-service.ts';
+import { routePermission } from '../entities/route-permission.ts';
+import { authenticationError, type Enforce } from '../http/authorize-route.ts';
 import { HttpError } from '../http/http-error.ts';
+import { nulByteError, nulBytePaths } from '../http/reject-nul-bytes.ts';
+import { currentUserOf } from '../identity/auth-routes.ts';
+import { createDirectory } from '../identity/directory-routes.ts';
 import { forwardToRest } from './forward-to-rest.ts';
 import { resolving } from './graphql-errors.ts';
 import type { ResolverContext } from './entity-resolvers.ts';
@@ -73,15 +80,37 @@ async function readUpload(upload: Promise<Upload> | Upload, maxBytes: number): P
 
 type Resolver = (root: unknown, args: Record<string, unknown>, context: ResolverContext) => Promise<unknown>;
 
-export function identityResolvers(app: FastifyInstance, maxUploadBytes: number): { Query: Record<string, Resolver>; Mutation: Record<string, Resolver> } {
+export interface IdentityResolverDeps {
+  app: FastifyInstance;
+  service: EntityService;
+  entities: EntityModelMap;
+  enforce: Enforce;
+  maxUploadBytes: number;
+}
+
+/**
+ * Lookups and the API-key create call the identity code and the entity service directly, with
+ * the caller's context. Sign-in, password and upload operations still run their REST route
+ * in-process (forward-to-rest.ts): their per-route rate limits (login attempts per address) and
+ * multipart handling live on those routes, and a direct call would count attempts apart.
+ */
+export function identityResolvers(deps: IdentityResolverDeps): { Query: Record<string, Resolver>; Mutation: Record<string, Resolver> } {
+  const { app, service, entities, enforce, maxUploadBytes } = deps;
+  const directory = createDirectory({ service, entities });
   const forward = (method: 'GET' | 'POST', url: (args: Record<string, unknown>) => string, payload?: (args: Record<string, unknown>) => unknown): Resolver =>
     (_root, args, { request }) => resolving(() => forwardToRest(app, request, { method, url: url(args), payload: payload?.(args) }));
+  const signedIn = (work: (request: FastifyRequest, args: Record<string, unknown>) => unknown): Resolver =>
+    (_root, args, { request }) => resolving(async () => {
+      if (request.context.userId === null) throw authenticationError(request.context);
+      return work(request, args);
+    });
+  const me = (request: FastifyRequest) => currentUserOf(service, request.context.userId!);
   return {
     Query: {
-      me: forward('GET', () => '/api/auth/me'),
-      permissions: forward('GET', () => '/api/permissions'),
-      rolesAll: forward('GET', () => '/api/roles/all'),
-      tenantsAll: forward('GET', () => '/api/tenants/all'),
+      me: signedIn(me),
+      permissions: signedIn(() => directory.permissions()),
+      rolesAll: signedIn((request) => directory.rolesAll(request.context)),
+      tenantsAll: signedIn((request) => directory.tenantsAll(request.context)),
       settings: () => resolving(async () => {
         throw new HttpError(501, 'Not implemented', { i18nMessage: 'error.notImplemented' });
       }),
@@ -91,10 +120,16 @@ export function identityResolvers(app: FastifyInstance, maxUploadBytes: number):
       passwordChange: forward('POST', () => '/api/users/password/change', ({ currentPassword, newPassword }) => ({ currentPassword, newPassword })),
       userPasswordChange: forward('POST', ({ userId }) => `/api/users/password/change/${encodeURIComponent(String(userId))}`, ({ newPassword }) => ({ newPassword })),
       googleLogin: forward('POST', () => '/api/google/login', ({ credential }) => ({ credential })),
-      userApiKeyCreateWithSecret: forward('POST', () => '/api/user-api-keys', ({ data }) => ({ ...(data as object) })),
+      // The generic create: the secret comes from the userApiKey beforeInsert hook (api-key-routes.ts).
+      userApiKeyCreateWithSecret: (_root, args, { request }) => resolving(async () => {
+        await enforce(request, routePermission(entities.userApiKey, 'create'));
+        const nul = nulBytePaths(args);
+        if (nul.length > 0) throw nulByteError(nul);
+        return service.create('userApiKey', request.context, { ...(args.data as object) });
+      }),
       avatar: (_root, args, { request }) => resolving(async () => {
         await forwardToRest(app, request, { method: 'POST', url: '/api/users/avatar', payload: await readUpload(args.file as Upload, maxUploadBytes) });
-        return forwardToRest(app, request, { method: 'GET', url: '/api/auth/me' });
+        return me(request);
       }),
       uploadFile: (_root, args, { request }) => resolving(async () => {
         const dir = args.dir === undefined || args.dir === null ? 'files' : String(args.dir);

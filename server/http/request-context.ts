@@ -18,21 +18,14 @@ export interface RequestContext {
   roleId?: string | null;
   /** Set when credentials were sent but rejected; the caller is then anonymous. */
   authFailure?: AuthFailure;
+  /** Only on system() (server/entities/system-context.ts): the privileged local API, no access rules. */
+  system?: true;
 }
 
 export const ALL_PERMISSIONS = '*';
 
-export const PLATFORM_ADMIN_CONTEXT: RequestContext = Object.freeze({
-  userId: null,
-  tenantId: null,
-  permissions: Object.freeze([ALL_PERMISSIONS]),
-});
-
 /** Builds the context of one request (from its token, later). */
 export type ContextResolver = (request: FastifyRequest) => RequestContext | Promise<RequestContext>;
-
-/** For tests of the generic layer that want no identity at all (the server default is the real one). */
-export const platformAdminResolver: ContextResolver = () => PLATFORM_ADMIN_CONTEXT;
 
 export const ANONYMOUS_CONTEXT: RequestContext = Object.freeze({
   userId: null,

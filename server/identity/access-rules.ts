@@ -1,7 +1,8 @@
 import type { Database } from '../db/database.ts';
 import type { EntityRecord, EntityService, WriteEvent } from '../entities/entity-service.ts';
+import { isSystemContext } from '../entities/system-context.ts';
 import { HttpError } from '../http/http-error.ts';
-import { ALL_PERMISSIONS, hasPermission, type RequestContext } from '../http/request-context.ts';
+import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import type { PermissionCoverage } from './permission-coverage.ts';
 import type { TokenVersions } from './token-versions.ts';
 import { IdentityWriteLock } from './identity-write-lock.ts';
@@ -12,13 +13,6 @@ import { ADMIN_ROLE_NAME } from '../seed/seed-database.ts';
 
 const forbidden = (message: string) => new HttpError(403, message, { i18nMessage: 'error.forbidden' });
 
-/**
- * A system call (seed, registration, Google sign-up, tests of the generic layer): no user, every
- * permission. Features act with it on purpose; the access rules below do not apply to it.
- */
-export function isSystemContext(context: RequestContext): boolean {
-  return context.userId === null && context.permissions.includes(ALL_PERMISSIONS);
-}
 
 export interface AccessRuleDeps {
   database: Database;

@@ -2,7 +2,7 @@ import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, validationError, type InputError } from '../http/http-error.ts';
-import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import { system } from '../entities/system-context.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import type { IdentityConfig } from './identity-config.ts';
 import type { Mailer } from './mailer.ts';
@@ -51,7 +51,7 @@ export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDe
     if (errors.length > 0) throw validationError(errors);
     const role = await defaultRoleId(service, settings);
     // The generic create validates lengths and uniqueness (409 validation.unique) and hashes the password.
-    const user = await service.create('user', PLATFORM_ADMIN_CONTEXT, {
+    const user = await service.create('user', system(), {
       username: text('username'), name: text('name'), email: text('email'), phone: text('phone'),
       password: body.password, role, active: true,
     });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, validationError, type InputError } from '../http/http-error.ts';
-import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import { system } from '../entities/system-context.ts';
 import type { Identity } from './create-identity.ts';
 import { burnPasswordCheck, verifyPassword } from './password-hasher.ts';
 import type { UserAccounts, UserAccount } from './user-accounts.ts';
@@ -42,13 +42,18 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { identity: Ident
     return { accessToken: await issueToken(identity, account) };
   });
 
-  app.get('/api/auth/me', { config: { authenticated: true } }, async (request) => {
-    const user = await service.findById('user', PLATFORM_ADMIN_CONTEXT, request.context.userId!);
-    return currentUser(user);
-  });
+  app.get('/api/auth/me', { config: { authenticated: true } }, async (request) => currentUserOf(service, request.context.userId!));
 }
 
-/** Spec §3 current-user lookup: id, username, email, phone, role (id, name, permissions), avatar. */
+/**
+ * Spec §3 current-user lookup (REST GET /api/auth/me and GraphQL `me`): read with system(), as
+ * the caller may lack user:view for their own record.
+ */
+export async function currentUserOf(service: EntityService, userId: string) {
+  return currentUser(await service.findById('user', system(), userId));
+}
+
+/** id, username, email, phone, role (id, name, permissions), avatar. */
 function currentUser(user: Record<string, unknown>) {
   const role = user.role as { _id: string; name?: string; permissions?: string[] } | null;
   const tenant = user.tenant as { _id: string; name?: string } | null;

@@ -1,6 +1,6 @@
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError } from '../http/http-error.ts';
-import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import { system } from '../entities/system-context.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { refuseUnsafeDefaultRole, sensitiveSettingsCoverage } from './sensitive-settings.ts';
 
@@ -13,7 +13,7 @@ import { refuseUnsafeDefaultRole, sensitiveSettingsCoverage } from './sensitive-
  */
 export async function defaultRoleId(service: EntityService, settings: SettingsStore): Promise<string> {
   const name = (await settings.getString('auth.defaultRole')) ?? 'User';
-  const roles = await service.find('role', PLATFORM_ADMIN_CONTEXT, { limit: 0, offset: 0, orderBy: null, order: 'asc', search: name, filters: [] });
+  const roles = await service.find('role', system(), { limit: 0, offset: 0, orderBy: null, order: 'asc', search: name, filters: [] });
   const role = roles.find((r) => r.name === name);
   if (!role) throw new HttpError(409, `The default role "${name}" (setting auth.defaultRole) does not exist`);
   refuseUnsafeDefaultRole(name, Array.isArray(role.permissions) ? role.permissions.map(String) : [], sensitiveSettingsCoverage(settings));

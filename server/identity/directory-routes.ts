@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { EntityService } from '../entities/entity-service.ts';
-import { hasPermission, PLATFORM_ADMIN_CONTEXT, type RequestContext } from '../http/request-context.ts';
+import { hasPermission, type RequestContext } from '../http/request-context.ts';
+import { system } from '../entities/system-context.ts';
 import { allPermissions } from './permission-catalog.ts';
 
 import type { ListQuery } from '../entities/list-query.ts';
@@ -9,34 +10,44 @@ import type { ListQuery } from '../entities/list-query.ts';
 /** Role and tenant lookups fetch full lists (spec §9); limit 0 means no limit. */
 const FULL_LIST: ListQuery = { limit: 0, offset: 0, orderBy: 'name', order: 'asc', search: null, filters: [] };
 
+/** The lookups, as REST (below) and GraphQL (permissions, rolesAll, tenantsAll) answer them. */
+export interface Directory {
+  permissions(): string[];
+  rolesAll(context: RequestContext): Promise<Record<string, unknown>[]>;
+  tenantsAll(context: RequestContext): Promise<Record<string, unknown>[]>;
+}
+
+export function createDirectory(deps: { service: EntityService; entities: EntityModelMap }): Directory {
+  const { service } = deps;
+  const permissions = allPermissions(deps.entities);
+  return {
+    permissions: () => permissions,
+    // role:view or role:manage: every role. Otherwise the child roles of the caller's own role
+    // (the roles they may hand out), or nothing.
+    async rolesAll(context) {
+      const all = await listAll(service, 'role');
+      if (hasPermission(context, 'role:view') || hasPermission(context, 'role:manage')) return all;
+      const own = all.find((role) => role._id === context.roleId);
+      const children = new Set(((own?.childRoles ?? []) as { _id: string }[]).map((child) => child._id));
+      return all.filter((role) => children.has(String(role._id)));
+    },
+    // Tenant users: their own tenant. Platform users (no tenant) who administer tenants or users:
+    // all of them. Others: none.
+    async tenantsAll(context) {
+      if (context.tenantId !== null) return service.findByIds('tenant', system(), [context.tenantId]);
+      return mayListTenants(context) ? listAll(service, 'tenant') : [];
+    },
+  };
+}
+
 /**
  * The lookups forms need (spec §7): every permission string, the role list and the tenant list.
  * Any signed-in caller may ask; what they get depends on who they are (README: "Lookups").
  */
-export function registerDirectoryRoutes(app: FastifyInstance, deps: { service: EntityService; entities: EntityModelMap }): void {
-  const { service } = deps;
-  const permissions = allPermissions(deps.entities);
-
-  app.get('/api/permissions', { config: { authenticated: true } }, async () => permissions);
-
-  // role:view or role:manage: every role. Otherwise the child roles of the caller's own role
-  // (the roles they may hand out), or nothing.
-  app.get('/api/roles/all', { config: { authenticated: true } }, async (request) => {
-    const all = await listAll(service, 'role');
-    const context = request.context;
-    if (hasPermission(context, 'role:view') || hasPermission(context, 'role:manage')) return all;
-    const own = all.find((role) => role._id === context.roleId);
-    const children = new Set(((own?.childRoles ?? []) as { _id: string }[]).map((child) => child._id));
-    return all.filter((role) => children.has(String(role._id)));
-  });
-
-  // Tenant users: their own tenant. Platform users (no tenant) who administer tenants or users:
-  // all of them. Others: none.
-  app.get('/api/tenants/all', { config: { authenticated: true } }, async (request) => {
-    const context = request.context;
-    if (context.tenantId !== null) return service.findByIds('tenant', PLATFORM_ADMIN_CONTEXT, [context.tenantId]);
-    return mayListTenants(context) ? listAll(service, 'tenant') : [];
-  });
+export function registerDirectoryRoutes(app: FastifyInstance, directory: Directory): void {
+  app.get('/api/permissions', { config: { authenticated: true } }, async () => directory.permissions());
+  app.get('/api/roles/all', { config: { authenticated: true } }, async (request) => directory.rolesAll(request.context));
+  app.get('/api/tenants/all', { config: { authenticated: true } }, async (request) => directory.tenantsAll(request.context));
 }
 
 function mayListTenants(context: RequestContext): boolean {
@@ -44,5 +55,6 @@ function mayListTenants(context: RequestContext): boolean {
 }
 
 function listAll(service: EntityService, entity: string) {
-  return service.find(entity, PLATFORM_ADMIN_CONTEXT, FULL_LIST);
+  // Read on the caller's behalf by the rules above (a caller without role:view still sees the roles it may hand out).
+  return service.find(entity, system(), FULL_LIST);
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
-import { PLATFORM_ADMIN_CONTEXT } from '../http/request-context.ts';
+import { system } from '../entities/system-context.ts';
 import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { invalidCredentials, issueToken } from './auth-routes.ts';
@@ -39,7 +39,7 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: { identity: Ide
     if (!account) {
       if (!(await settings.getBoolean('auth.googleAutoCreate'))) throw invalidCredentials();
       const taken = await accounts.byUsername(google.email);
-      const created = await service.create('user', PLATFORM_ADMIN_CONTEXT, {
+      const created = await service.create('user', system(), {
         username: taken ? `${google.email}-${randomBytes(3).toString('hex')}` : google.email,
         name: google.name ?? google.email,
         email: google.email,

@@ -3,7 +3,7 @@ import { registerAccountRoutes } from './account-routes.ts';
 import { registerApiKeySecrets } from './api-key-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
 import { registerAvatarRoute } from './avatar-route.ts';
-import { registerDirectoryRoutes } from './directory-routes.ts';
+import { createDirectory, registerDirectoryRoutes } from './directory-routes.ts';
 import { registerGoogleRoutes } from './google-routes.ts';
 import { createMailSender } from './mail-sender.ts';
 import { registerPasswordRoutes } from './password-routes.ts';
@@ -46,7 +46,7 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   });
   registerAvatarRoute(app, { dataDir: config.dataDir, accounts });
   registerGoogleRoutes(app, { identity, accounts, service, settings, readConfig: deps.runtimeConfig });
-  registerDirectoryRoutes(app, { service, entities: deps.entities });
+  registerDirectoryRoutes(app, createDirectory({ service, entities: deps.entities }));
   registerApiKeySecrets({ service, pepper: identity.apiKeyPepper });
-  registerUsersExportFilters(app);
+  registerUsersExportFilters(service);
 };

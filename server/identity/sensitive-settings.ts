@@ -1,7 +1,8 @@
 import type { EntityService } from '../entities/entity-service.ts';
 import { entities } from '../generated/entities.ts';
 import { HttpError } from '../http/http-error.ts';
-import { ALL_PERMISSIONS, PLATFORM_ADMIN_CONTEXT, type RequestContext } from '../http/request-context.ts';
+import { ALL_PERMISSIONS, type RequestContext } from '../http/request-context.ts';
+import { system } from '../entities/system-context.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { PermissionCoverage } from './permission-coverage.ts';
 
@@ -85,7 +86,7 @@ export function refuseUnsafeDefaultRole(name: string, permissions: readonly stri
 
 async function rolePermissionsByName(service: EntityService, name: string): Promise<string[] | null> {
   if (!service.runtimes.role) return null;
-  const roles = await service.find('role', PLATFORM_ADMIN_CONTEXT, { limit: 0, offset: 0, orderBy: null, order: 'asc', search: name, filters: [] });
+  const roles = await service.find('role', system(), { limit: 0, offset: 0, orderBy: null, order: 'asc', search: name, filters: [] });
   const role = roles.find((r) => r.name === name);
   return role ? (Array.isArray(role.permissions) ? role.permissions.map(String) : []) : null;
 }

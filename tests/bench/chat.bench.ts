@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../../server/config.ts';
 import { sqliteHandleOf } from '../../server/db/sqlite-database.ts';
 import { createForjaServer } from '../../server/http/create-server.ts';
-import { PLATFORM_ADMIN_CONTEXT } from '../../server/http/request-context.ts';
+import { system } from '../../server/entities/system-context.ts';
 import { OfflineProvider } from '../../server/llm/offline-provider.ts';
 import { buildChatMessages } from '../../server/chat/prompt/build-chat-messages.ts';
 import { sha256Hex } from '../../server/rag/chunk/sha256-hex.ts';
@@ -83,7 +83,7 @@ async function main() {
   const forja = await createForjaServer({ config, logger: false });
   const { app, service, database } = forja;
   try {
-    const knowledge = await service.create('knowledge', PLATFORM_ADMIN_CONTEXT, { name: 'Bench', toolDescription: 'Bench', maxResults: 5, scoreThreshold: 0.2 });
+    const knowledge = await service.create('knowledge', system(), { name: 'Bench', toolDescription: 'Bench', maxResults: 5, scoreThreshold: 0.2 });
     const knowledgeId = String(knowledge._id);
     const chunks = Array.from({ length: CHUNKS }, (_, i) => {
       const content = chunkText(i);
@@ -93,7 +93,7 @@ async function main() {
     const index = new SqliteFtsIndex(sqliteHandleOf(database)!);
     await index.replace(knowledgeId, chunks);
     console.log(`knowledge base: ${(await index.stats(knowledgeId)).chunks} chunks indexed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const bot = await service.create('bot', PLATFORM_ADMIN_CONTEXT, { name: 'Bench bot', description: 'Soporte de la tienda.', knowledge: knowledgeId, questions: QUESTIONS.slice(0, 3) });
+    const bot = await service.create('bot', system(), { name: 'Bench bot', description: 'Soporte de la tienda.', knowledge: knowledgeId, questions: QUESTIONS.slice(0, 3) });
     const botId = String(bot._id);
 
     const inject = async (url: string, payload: unknown) => {
@@ -180,7 +180,7 @@ async function main() {
     console.log(`\n2. ${CONCURRENCY} concurrent conversations for ${SECONDS} s over HTTP (${os.cpus().length} cores, one Node process)`);
     console.log(`   ${latencies.length} messages, ${failures} failures: ${(latencies.length / elapsed).toFixed(0)} messages/s`);
     console.log(`   latency p50 ${fmt(percentile(latencies, 50))}  p95 ${fmt(percentile(latencies, 95))}  p99 ${fmt(percentile(latencies, 99))}`);
-    const traces = await service.paginate('bottrace', PLATFORM_ADMIN_CONTEXT, { page: 1, limit: 1, offset: 0, search: '', filters: [], orderBy: null, order: 'asc' } as never);
+    const traces = await service.paginate('bottrace', system(), { page: 1, limit: 1, offset: 0, search: '', filters: [], orderBy: null, order: 'asc' } as never);
     console.log(`   traces recorded in total: ${traces.total}`);
   } finally {
     await app.close();
