@@ -115,14 +115,29 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
     [provider, model.export.headers, query, notifySuccess],
   );
 
-  const canCreate = flags.creatable && mayDo(can, permissions, 'create');
+  const writable = !overrides.readOnly;
+  const canCreate = writable && flags.creatable && mayDo(can, permissions, 'create');
   const canExport = flags.exportable && model.export.formats.length > 0 && mayDo(can, permissions, 'view');
-  const canImport = flags.importable && model.import.formats.length > 0 && mayDo(can, permissions, 'create');
+  const canImport = writable && flags.importable && model.import.formats.length > 0 && mayDo(can, permissions, 'create');
   const rowActions = useMemo(() => model.rowActions.filter((action) => !action.permission || can(action.permission)), [model.rowActions, can]);
   const canViewRow = flags.viewable && mayDo(can, permissions, 'view');
-  const canEditRow = flags.editable && mayDo(can, permissions, 'update');
-  const canDeleteRow = flags.deletable && mayDo(can, permissions, 'delete');
+  const canEditRow = writable && flags.editable && mayDo(can, permissions, 'update');
+  const canDeleteRow = writable && flags.deletable && mayDo(can, permissions, 'delete');
   const hasRowActions = canViewRow || canEditRow || canDeleteRow || rowActions.length > 0;
+
+  // A link to one record (?view=<id>, e.g. a transcript's "trace" link) opens it in the view dialog.
+  const linkedId = useMemo(() => (typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('view')), []);
+  useEffect(() => {
+    if (!linkedId || !canViewRow) return;
+    let current = true;
+    provider
+      .findById({ id: linkedId })
+      .then((record) => current && open('view', record as EntityRecord))
+      .catch((error: unknown) => console.warn(`The linked ${model.name} ${linkedId} could not be opened`, error));
+    return () => {
+      current = false;
+    };
+  }, [linkedId, canViewRow, provider, open, model.name]);
 
   const renderRowActions = useMemo(() => {
     if (!hasRowActions) return undefined;

@@ -59,6 +59,12 @@ export interface EntityOverrides {
    * (read-only roles). Absent: always offered.
    */
   canSubmit?: (record: Record<string, unknown>) => boolean;
+  /**
+   * The console only reads this entity (an audit record such as bot traces): no create, import,
+   * edit or delete, whatever the role holds. The server's API is unchanged: the system (and API
+   * clients with the permission) may still write.
+   */
+  readOnly?: boolean;
 }
 
 /** An explicit object literal keyed by entity name (DESIGN.md: registries fail loudly). */

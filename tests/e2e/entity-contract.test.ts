@@ -9,6 +9,7 @@ import es from '../../locales/es.json';
 import { runtimeLocales } from '../../runtime/i18n/runtime-locales.ts';
 import { entities } from '../../src/generated/entities.ts';
 import { formLoaders } from '../../src/generated/forms.ts';
+import { overrides } from '../../src/app/overrides.ts';
 import type { ClientEntityModel, FieldModel } from '../../runtime/model/client-entity-model.ts';
 import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
 import type { WatchedPage } from './helpers/browser-errors.ts';
@@ -147,6 +148,12 @@ const AFTER_CREATE: Record<string, (p: Page) => Promise<void>> = {
 
 /** Entities the console cannot create: a record made the way the product makes them. */
 const SEED_RECORD: Record<string, () => Promise<{ rowText: string }>> = {
+  // Traces are written by the chat (and API clients with the permission), never in the console.
+  async bottrace() {
+    const text = 'E2E Contract trace question';
+    await app.api('POST', '/api/bot-traces', { status: refTargets.bottracestatus!.id, bot: refTargets.bot!.id, userMessage: text }, token);
+    return { rowText: text };
+  },
   async conversation() {
     const name = 'E2E Contract Visitor';
     await app.api('POST', '/api/chat/start', { name, email: 'contract.visitor@example.com', botId: refTargets.bot!.id });
@@ -223,19 +230,25 @@ afterAll(async () => {
 
 const pages = Object.values(entities).filter((model) => model.route?.path.startsWith('/crud/'));
 
+/** What the console offers: the model's flags, minus writes for entities it only reads (overrides readOnly). */
+function consoleFlags(model: ClientEntityModel): ClientEntityModel['flags'] {
+  return overrides[model.name]?.readOnly ? { ...model.flags, creatable: false, editable: false, deletable: false, importable: false } : model.flags;
+}
+
 describe('every generated entity page, through its dialogs, on the production build', () => {
   it('covers every entity with a /crud page', () => {
     expect(pages.map((model) => model.name).sort()).toEqual(['bot', 'bottrace', 'bottracestatus', 'contact', 'conversation', 'knowledge', 'knowledgesource', 'role', 'tenant', 'user', 'userApiKey']);
   });
 
   for (const model of pages) {
-    it(`${model.name}: ${[model.flags.creatable && 'create', model.flags.viewable && 'view', model.flags.editable && 'edit', model.flags.deletable && 'delete'].filter(Boolean).join(', ')}`, async () => {
+    const flags = consoleFlags(model);
+    it(`${model.name}: ${[flags.creatable && 'create', flags.viewable && 'view', flags.editable && 'edit', flags.deletable && 'delete'].filter(Boolean).join(', ')}`, async () => {
       await openPage(model);
       const seed = `Contract ${model.name}`;
       let rowText: string;
       let editable: FieldModel | null = null;
 
-      if (model.flags.creatable) {
+      if (flags.creatable) {
         await page.getByRole('button', { name: t('crud.create') }).first().click();
         const dialog = dialogOf(page);
         await dialog.getByRole('heading', { name: t('crud.title.create').replace('{{entity}}', t(model.label)) }).waitFor();
@@ -256,7 +269,7 @@ describe('every generated entity page, through its dialogs, on the production bu
       }
 
       let row = await findRow(page, model, rowText);
-      if (model.flags.viewable) {
+      if (flags.viewable) {
         await row.getByRole('button', { name: t('crud.view') }).click();
         const dialog = dialogOf(page);
         await dialog.getByRole('heading', { name: t('crud.title.view').replace('{{entity}}', t(model.label)) }).waitFor();
@@ -265,7 +278,7 @@ describe('every generated entity page, through its dialogs, on the production bu
         await page.getByRole('dialog').waitFor({ state: 'detached' });
       }
 
-      if (model.flags.editable && editable) {
+      if (flags.editable && editable) {
         await row.getByRole('button', { name: t('crud.edit') }).click();
         const dialog = dialogOf(page);
         const input = model.name === 'role' ? dialog.getByTestId('role-name') : labelled(dialog, t(editable.label));
@@ -280,7 +293,7 @@ describe('every generated entity page, through its dialogs, on the production bu
         if (changed.startsWith(rowText)) await row.getByText(changed).first().waitFor();
       }
 
-      if (model.flags.deletable) {
+      if (flags.deletable) {
         await row.getByRole('button', { name: t('crud.delete') }).click();
         const dialog = dialogOf(page);
         await captureBody(page, 'DELETE', model.api.basePath, () => dialog.getByRole('button', { name: t('crud.delete'), exact: true }).click());

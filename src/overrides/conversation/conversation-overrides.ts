@@ -1,4 +1,5 @@
 import type { EntityOverrides } from '../../../runtime/overrides/override-registry.ts';
+import { lazyWithPreload } from '../../../runtime/lazy/lazy-with-preload.ts';
 import { openInNewTab } from '../bot/bot-overrides.ts';
 
 function refId(value: unknown): string {
@@ -6,8 +7,9 @@ function refId(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
-/** Conversation rows: chat resumes that conversation (/chat/:botId/:conversationId). */
+/** Conversation rows: chat resumes that conversation (/chat/:botId/:conversationId); "Ver" shows the transcript. */
 export const conversationOverrides: EntityOverrides = {
+  form: lazyWithPreload(() => import('./conversation-form.tsx').then((module) => module.ConversationForm)),
   rowActions: {
     chat: ({ row }) => openInNewTab(`/chat/${encodeURIComponent(refId(row.bot))}/${encodeURIComponent(String(row._id))}`),
   },
