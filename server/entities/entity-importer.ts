@@ -8,6 +8,8 @@ import { nulBytePaths } from '../http/reject-nul-bytes.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import { UNIQUE_REASON, type EntityService, type PreparedInsert } from './entity-service.ts';
 import { isPlainObject } from './entity-validator.ts';
+import { MAX_LIMIT } from './list-query.ts';
+import type { RequestContext } from '../http/request-context.ts';
 import { sliceTimer, yieldToEventLoop } from './event-loop-yield.ts';
 import { csvRowToBody } from './import-cells.ts';
 import { readCsvRows, readJsonRows } from './import-file-rows.ts';
@@ -83,9 +85,18 @@ export class EntityImporter {
     const format = readFormat(runtime, query.format, upload.filename);
     const max = this.limits.importMaxRows;
     const sources = format === 'CSV' ? await readCsvRows(upload.content, query.separator, max) : await readJsonRows(upload.content, max);
+    // A real import checks and writes as single creates do: under the entity's `serialise` hook
+    // (identity's write lock for users, roles, tenants), so its checks and its write are one step.
+    // The file is read before, so a slow upload never holds the lock.
+    if (dryRun) return this.checkAndWrite(runtime, request, format, sources, true);
+    return this.service.serialised(runtime.model.name, () => this.checkAndWrite(runtime, request, format, sources, false));
+  }
 
+  private async checkAndWrite(runtime: EntityRuntime, request: FastifyRequest, format: FileFormat, sources: unknown[], dryRun: boolean): Promise<ImportReport> {
     const errors: ImportRowError[] = [];
     const inserts: PreparedInsert[] = [];
+    /** What each insert set, for the afterChange hooks (same index as `inserts`). */
+    const written: Record<string, unknown>[] = [];
     const seenUnique = new Set<string>();
     const refs = new ImportRefResolver(this.database, this.service.runtimes, request.context);
     const timer = sliceTimer();
@@ -121,7 +132,10 @@ export class EntityImporter {
               if (seenUnique.has(key)) item.errors.push({ row: item.row, field: unique.field, reason: UNIQUE_REASON });
               seenUnique.add(key);
             }
-            if (item.errors.length === 0) inserts.push(prepared.insert);
+            if (item.errors.length === 0) {
+              inserts.push(prepared.insert);
+              written.push(prepared.values);
+            }
           } else {
             item.errors.push(...prepared.errors.map((e) => ({ row: item.row, ...e })));
           }
@@ -145,8 +159,24 @@ export class EntityImporter {
       throw error;
     }
     await this.database.runAll(inserts.map((insert) => insert.query));
+    await this.afterChange(runtime, request.context, inserts, written);
     request.log.info({ entity: runtime.model.name, created: inserts.length }, 'import written');
     return { ...report, created: inserts.length };
+  }
+
+  /** The entity's afterChange hooks once per created record, as single creates run them. */
+  private async afterChange(runtime: EntityRuntime, context: RequestContext, inserts: PreparedInsert[], written: Record<string, unknown>[]): Promise<void> {
+    const entity = runtime.model.name;
+    if (!this.service.hooks.has(entity, 'afterChange')) return;
+    for (let start = 0; start < inserts.length; start += MAX_LIMIT) {
+      const slice = inserts.slice(start, start + MAX_LIMIT);
+      const records = new Map((await this.service.findByIds(entity, context, slice.map((i) => i.id))).map((r) => [String(r._id), r]));
+      for (const [offset, insert] of slice.entries()) {
+        const record = records.get(insert.id);
+        if (!record) continue;
+        await this.service.hooks.afterChange({ entity, operation: 'create', context, id: insert.id, data: written[start + offset], original: null, record });
+      }
+    }
   }
 }
 
