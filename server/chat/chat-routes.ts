@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/http-error.ts';
+import type { ChatCoordination } from './chat-coordination.ts';
 import type { ChatLimits } from './chat-limits.ts';
+import { KeyedLocks } from './conversation-locks.ts';
 import { conversationRateLimit } from './conversation-rate-limit.ts';
 import { ChatAnswerError, type ChatService } from './chat-service.ts';
 import { parseMessageInput, parseReactionInput, parseStartInput } from './chat-validation.ts';
 
 type IdParams = { Params: { id: string } };
 type ConversationParams = { Params: { conversationId: string } };
+/** Runs a conversation's write under the lock every instance respects (or as it is, on one instance). */
+type ConversationGuard = <T>(conversationId: string, work: () => Promise<T>) => Promise<T>;
 
 const MINUTE = 60_000;
 
@@ -14,11 +18,16 @@ const MINUTE = 60_000;
  * The public chat endpoints (product spec §7 Chat). None declares config.permission: visitors have
  * no account. Each is rate limited per IP; messages also per conversation, so one visitor cannot
  * burn the model budget through many IPs on one conversation nor one IP through many conversations.
+ * With `coordination` (several instances on PostgreSQL or Redis, chat-coordination.ts) the
+ * conversation's lock and message budget hold across instances; the service's own lock then only
+ * orders this instance's share.
  */
-export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limits: ChatLimits): void {
+export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limits: ChatLimits, coordination: ChatCoordination | null = null): void {
   const perIp = (max: number) => ({ rateLimit: { max, timeWindow: MINUTE } });
   // Shared by the plain and the streaming message routes: one budget per conversation.
-  const perConversation = conversationRateLimit(limits.conversationPerMinute, MINUTE);
+  const perConversation = conversationRateLimit(limits.conversationPerMinute, MINUTE, Date.now, coordination);
+  const shared = coordination ? new KeyedLocks(coordination) : null;
+  const guard: ConversationGuard = shared ? (id, work) => shared.run(id, work) : (_id, work) => work();
   // A message larger than the limit is refused by its length (400), not by Fastify's body limit;
   // the body limit still stops anything absurd before it is parsed.
   const bodyLimit = Math.max(16 * 1024, limits.maxMessageChars * 8);
@@ -40,7 +49,7 @@ export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limi
     async (request, reply) => {
       const message = parseMessageInput(request.body, limits.maxMessageChars);
       try {
-        return await chat.message(request.params.conversationId, message);
+        return await guard(request.params.conversationId, () => chat.message(request.params.conversationId, message));
       } catch (error) {
         if (error instanceof ChatAnswerError) logFailure(request, error);
         throw error;
@@ -55,14 +64,17 @@ export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limi
       const message = parseMessageInput(request.body, limits.maxMessageChars);
       // Unknown conversations answer a plain 404 before the event stream opens.
       await chat.conversation(request.params.conversationId);
-      await streamAnswer(request, reply, chat, request.params.conversationId, message);
+      await streamAnswer(request, reply, chat, guard, request.params.conversationId, message);
     },
   );
 
   app.post<ConversationParams>(
     '/api/chat/reaction/:conversationId',
     { config: perIp(limits.messagePerMinute), bodyLimit },
-    async (request) => chat.react(request.params.conversationId, parseReactionInput(request.body, request.params.conversationId)),
+    async (request) => {
+      const reaction = parseReactionInput(request.body, request.params.conversationId);
+      return guard(request.params.conversationId, () => chat.react(request.params.conversationId, reaction));
+    },
   );
 }
 
@@ -74,7 +86,7 @@ function logFailure(request: FastifyRequest, error: ChatAnswerError): void {
  * Server-sent events: `delta` events ({ text }) as the model writes, then one `done` event with the
  * saved conversation, or one `error` event ({ message, i18nMessage, conversation? }).
  */
-async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: ChatService, conversationId: string, message: string) {
+async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: ChatService, guard: ConversationGuard, conversationId: string, message: string) {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -91,7 +103,7 @@ async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: 
     if (!raw.writableFinished) controller.abort();
   });
   try {
-    const conversation = await chat.message(conversationId, message, (text) => send('delta', { text }), controller.signal);
+    const conversation = await guard(conversationId, () => chat.message(conversationId, message, (text) => send('delta', { text }), controller.signal));
     send('done', { conversation });
   } catch (error) {
     if (error instanceof ChatAnswerError) {

@@ -1,5 +1,6 @@
 import type { FeatureDependencies, ServerFeature } from '../http/server-features.ts';
 import { registerAnalyticsRoutes } from './analytics/analytics-routes.ts';
+import { createChatCoordination } from './chat-coordination.ts';
 import { ChatLlm } from './chat-llm.ts';
 import { registerChatRoutes } from './chat-routes.ts';
 import { ChatService } from './chat-service.ts';
@@ -12,6 +13,9 @@ export const registerChatFeature: ServerFeature = (app, deps: FeatureDependencie
   const store = new ChatStore(deps.database, deps.service);
   const llm = new ChatLlm(deps.runtimeConfig);
   const service = new ChatService(store, llm, chatRetrievalIndex(deps.database, deps.runtimeConfig));
-  registerChatRoutes(app, service, limits);
+  // Several instances (PostgreSQL or Redis): one lock and one message budget per conversation across all of them.
+  const coordination = createChatCoordination({ database: deps.database, redisUrl: deps.config.redisUrl, log: app.log });
+  if (coordination) app.addHook('onClose', async () => coordination.close());
+  registerChatRoutes(app, service, limits, coordination);
   registerAnalyticsRoutes(app, deps.database, deps.service);
 };
