@@ -1,5 +1,5 @@
 import {
-  IconChartBar, IconEraser, IconLock, IconMessageChatbot, IconQrcode, IconSchool, IconSearch, type Icon,
+  IconChartBar, IconEraser, IconFolderOpen, IconLock, IconMessageChatbot, IconQrcode, IconSchool, IconSearch, type Icon,
 } from '@tabler/icons-react';
 
 /** Icons of manifest row actions by their manifest name; explicit so the bundle holds only these. */
@@ -7,6 +7,7 @@ export const rowActionIcons: Readonly<Record<string, Icon>> = {
   qrcode: IconQrcode,
   'message-chatbot': IconMessageChatbot,
   school: IconSchool,
+  'folder-open': IconFolderOpen,
   eraser: IconEraser,
   search: IconSearch,
   lock: IconLock,

@@ -23,5 +23,5 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/chat/:botId/:conversationId?', component: lazy(() => import('../chat/chat-page.tsx')), layout: 'chat', auth: false, permissions: null },
   // The same rules as the API behind each screen: analytics reads traces, the search reads a knowledge base.
   { path: '/analytics', component: lazy(() => import('../chat/analytics/bot-analytics-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.bottrace.permissions, 'view') },
-  { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-search-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.knowledge.permissions, 'view') },
+  { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.knowledge.permissions, 'view') },
 ];

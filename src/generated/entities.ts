@@ -2631,9 +2631,9 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "permission": "bottracestatus:manage"
     },
     "menu": {
-      "group": "bot",
+      "group": "admin",
       "icon": "list-check",
-      "order": 3,
+      "order": 6,
       "label": "entity.bottracestatus.plural",
       "permission": "bottracestatus:manage"
     },
@@ -4354,13 +4354,19 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "user",
         "createdAt"
       ],
-      "actionColumnWidth": 190,
+      "actionColumnWidth": 220,
       "defaultSort": {
         "field": "createdAt",
         "order": "asc"
       }
     },
     "rowActions": [
+      {
+        "name": "content",
+        "label": "action.content",
+        "icon": "folder-open",
+        "permission": null
+      },
       {
         "name": "train",
         "label": "action.train",

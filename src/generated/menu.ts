@@ -17,33 +17,6 @@ export interface MenuGroup {
 
 export const menuGroups: MenuGroup[] = [
   {
-    "group": "bot",
-    "label": "menu.group.bot",
-    "items": [
-      {
-        "entity": "bot",
-        "label": "entity.bot.plural",
-        "icon": "robot",
-        "path": "/crud/bot",
-        "permission": "bot:manage"
-      },
-      {
-        "entity": "bottrace",
-        "label": "entity.bottrace.plural",
-        "icon": "timeline",
-        "path": "/crud/bottrace",
-        "permission": "bottrace:manage"
-      },
-      {
-        "entity": "bottracestatus",
-        "label": "entity.bottracestatus.plural",
-        "icon": "list-check",
-        "path": "/crud/bottracestatus",
-        "permission": "bottracestatus:manage"
-      }
-    ]
-  },
-  {
     "group": "knowledge",
     "label": "menu.group.knowledge",
     "items": [
@@ -60,6 +33,26 @@ export const menuGroups: MenuGroup[] = [
         "icon": "file-text",
         "path": "/crud/knowledgesource",
         "permission": "knowledgesource:manage"
+      }
+    ]
+  },
+  {
+    "group": "bot",
+    "label": "menu.group.bot",
+    "items": [
+      {
+        "entity": "bot",
+        "label": "entity.bot.plural",
+        "icon": "robot",
+        "path": "/crud/bot",
+        "permission": "bot:manage"
+      },
+      {
+        "entity": "bottrace",
+        "label": "entity.bottrace.plural",
+        "icon": "timeline",
+        "path": "/crud/bottrace",
+        "permission": "bottrace:manage"
       }
     ]
   },
@@ -121,6 +114,13 @@ export const menuGroups: MenuGroup[] = [
         "icon": "settings",
         "path": "/settings",
         "permission": "setting:manage"
+      },
+      {
+        "entity": "bottracestatus",
+        "label": "entity.bottracestatus.plural",
+        "icon": "list-check",
+        "path": "/crud/bottracestatus",
+        "permission": "bottracestatus:manage"
       }
     ]
   }

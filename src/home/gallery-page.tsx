@@ -11,6 +11,7 @@ import { useSessionCan, useSessionState } from '../session/session.ts';
 import { requireMenuIcon } from './menu-icons.ts';
 import { visibleMenu } from './visible-menu.ts';
 import { featureTiles } from './feature-tiles.ts';
+import { GettingStartedChecklist } from './getting-started-checklist.tsx';
 
 const HOVER_INTENT_MS = 80;
 
@@ -19,7 +20,10 @@ const IDLE_FALLBACK_MS = 300;
 
 const GROUP_COLORS: Record<string, string> = { home: 'blue', bot: 'violet', knowledge: 'teal', chat: 'orange', admin: 'red' };
 
-/** Spec §2 / and /home: HOME, then BOT, KNOWLEDGE, CHAT and Admin groups as cards the user may open. */
+/**
+ * Spec §2 / and /home: a getting-started checklist on a fresh install, then the groups as cards the
+ * user may open, in the order of that path (knowledge, bot, chat, administration).
+ */
 export default function GalleryPage() {
   const { t } = useTranslation();
   const can = useSessionCan();
@@ -62,6 +66,7 @@ export default function GalleryPage() {
           </Text>
         )}
       </div>
+      <GettingStartedChecklist can={can} />
       {groups.length === 0 && <Text>{t('home.empty')}</Text>}
       {groups.map((group) => (
         <Stack key={group.group} gap="sm" data-testid={`menu-group-${group.group}`}>

@@ -62,8 +62,8 @@ export function createRagApi(http: Caller = restApi) {
     parseFile: (filepath: string) => call<{ content: string }>({ method: 'POST', path: '/api/rag/parse-file', json: { filepath } }),
     parseUrl: (url: string) => call<{ content: string }>({ method: 'POST', path: '/api/rag/parse-url', json: { url } }),
     improve: (text: string) => call<{ content: string }>({ method: 'POST', path: '/api/rag/improve', json: { text } }),
-    chunk: (text: string) =>
-      call<{ chunks: RagChunk[] }>({ method: 'POST', path: '/api/rag/chunk', json: { text, chunkSize: UI_CHUNK_SIZE, chunkOverlap: UI_CHUNK_OVERLAP } }),
+    chunk: (text: string, settings: { chunkSize: number; chunkOverlap: number } = { chunkSize: UI_CHUNK_SIZE, chunkOverlap: UI_CHUNK_OVERLAP }) =>
+      call<{ chunks: RagChunk[] }>({ method: 'POST', path: '/api/rag/chunk', json: { text, chunkSize: settings.chunkSize, chunkOverlap: settings.chunkOverlap } }),
   };
 }
 

@@ -5,7 +5,8 @@ import { emitTypes } from './emit-types.ts';
 import { emitFormValidator } from './emit-form-validator.ts';
 
 const OUT = 'src/generated';
-const MENU_GROUPS = ['home', 'bot', 'knowledge', 'chat', 'admin'] as const;
+// Gallery order: the path of a new administrator (knowledge base, content, bot, chat), then administration.
+const MENU_GROUPS = ['home', 'knowledge', 'bot', 'chat', 'admin'] as const;
 
 /** The client model: the entity model without its storage details, which are the server's business. */
 function clientModel(model: EntityModel): Omit<EntityModel, 'storage'> {

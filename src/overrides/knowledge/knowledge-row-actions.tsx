@@ -7,12 +7,13 @@ import { useNavigate } from 'react-router-dom';
 import type { RowActionComponentProps } from '../../../runtime/overrides/override-registry.ts';
 import { ragApi, type RagTrainingResult, type RagTrainingStatus } from '../../knowledge/rag-api.ts';
 import { failureMessage, problemText, trainingOutcome } from '../../knowledge/training-outcome.ts';
+import { useTrainingProgress } from '../../knowledge/use-training-progress.ts';
 
-const POLL_MS = 700;
 const NOTIFICATION_MS = 3000;
 const TOOLTIP = { openDelay: 300, closeDelay: 250 } as const;
 
-type RunState = { kind: 'idle' } | { kind: 'running'; progress: RagTrainingStatus | null } | { kind: 'failed'; message: string };
+type RunState = { kind: 'idle' } | { kind: 'running' } | { kind: 'failed'; message: string };
+const IDLE_STATUS: RagTrainingStatus = { state: 'idle', phase: null, done: 0, total: 0, chunks: 0, trainedAt: null };
 
 /**
  * A row action that runs a long knowledge operation: a spinner (or a progress ring fed by
@@ -47,26 +48,13 @@ function LongRowAction(props: RowActionComponentProps & {
     };
   }, []);
 
-  // While running, poll the server's progress (done of total chunks).
-  useEffect(() => {
-    if (state.kind !== 'running' || !poll) return;
-    const controller = new AbortController();
-    const timer = setInterval(() => {
-      poll(id, controller.signal)
-        .then((progress) => {
-          if (mounted.current && progress.state === 'running') setState((s) => (s.kind === 'running' ? { kind: 'running', progress } : s));
-        })
-        .catch(() => undefined);
-    }, POLL_MS);
-    return () => {
-      clearInterval(timer);
-      controller.abort();
-    };
-  }, [state.kind, poll, id]);
+  // While running, the server's progress (done of total chunks), when the action has one.
+  const pollStatus = useCallback((signal: AbortSignal) => (poll ? poll(id, signal) : Promise.resolve(IDLE_STATUS)), [poll, id]);
+  const progress = useTrainingProgress(state.kind === 'running' && poll !== undefined, pollStatus);
 
   const start = useCallback(async () => {
     ran.current = true;
-    setState({ kind: 'running', progress: null });
+    setState({ kind: 'running' });
     try {
       const result = await run(id);
       if (!mounted.current) return;
@@ -93,7 +81,6 @@ function LongRowAction(props: RowActionComponentProps & {
   }, [run, id, t, successKey, reload, warningOf, testId]);
 
   if (state.kind === 'running') {
-    const progress = state.progress;
     const percent = progress && progress.total > 0 ? Math.round((100 * progress.done) / progress.total) : null;
     const text = progress?.phase
       ? t(`knowledge.progress.${progress.phase}`, { done: progress.done, total: progress.total })
@@ -153,7 +140,19 @@ export function ClearKnowledgeAction(props: RowActionComponentProps) {
   return <LongRowAction {...props} run={ragApi.clear} successKey="knowledge.clear.success" testId="knowledge-clear" />;
 }
 
-/** Opens the knowledge search page (/knowledge/:id). */
+/** Opens the knowledge base's page (/knowledge/:id): its sources, "Add content", training. */
+export function ContentKnowledgeAction({ row, label, icon: Icon }: RowActionComponentProps) {
+  const navigate = useNavigate();
+  return (
+    <Tooltip label={label} {...TOOLTIP}>
+      <ActionIcon variant="subtle" aria-label={label} onClick={() => navigate(`/knowledge/${encodeURIComponent(String(row._id ?? ''))}`)} data-testid="knowledge-content">
+        <Icon size={18} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** Opens the knowledge base's page (/knowledge/:id), whose search box is spec §2's search page. */
 export function SearchKnowledgeAction({ row, label, icon: Icon }: RowActionComponentProps) {
   const navigate = useNavigate();
   return (

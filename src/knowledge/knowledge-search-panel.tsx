@@ -1,18 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconArrowLeft, IconSearch } from '@tabler/icons-react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { Alert, Badge, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
-import { useEntityProvider } from '../../runtime/context/runtime-context.tsx';
 import { ragApi, type RagSearchResult } from './rag-api.ts';
 
 /** Spec §2 /knowledge/:id: a query box (Enter or Search) and the raw results with scores and sources. */
-export default function KnowledgeSearchPage() {
-  const { id = '' } = useParams<{ id: string }>();
+export function KnowledgeSearchPanel({ id }: { id: string }) {
   const { t } = useTranslation();
-  const provider = useEntityProvider('knowledge');
-  const knowledge = useQuery({ queryKey: ['knowledge', 'record', id], queryFn: ({ signal }) => provider.findById({ id, signal }), enabled: id !== '' });
   const [query, setQuery] = useState('');
   const search = useMutation<RagSearchResult[], Error, string>({ mutationFn: (q) => ragApi.search(id, q) });
 
@@ -21,25 +16,10 @@ export default function KnowledgeSearchPage() {
     const q = query.trim();
     if (q !== '') search.mutate(q);
   };
-  const name = typeof knowledge.data?.name === 'string' ? knowledge.data.name : '';
 
   return (
-    <Stack gap="md" maw={960}>
-      <Anchor component={Link} to="/crud/knowledge" size="sm">
-        <Group gap={4}>
-          <IconArrowLeft size={14} />
-          {t('knowledge.search.back')}
-        </Group>
-      </Anchor>
-      <div>
-        <Title order={2}>{t('knowledge.search.title')}</Title>
-        {name && <Text c="dimmed">{name}</Text>}
-      </div>
-      {knowledge.error && (
-        <Alert color="red" role="alert">
-          {t(knowledge.error.message)}
-        </Alert>
-      )}
+    <Stack gap="sm">
+      <Title order={3}>{t('knowledge.search.title')}</Title>
       <form onSubmit={submit}>
         <Group align="flex-end" wrap="nowrap">
           <TextInput
@@ -48,7 +28,6 @@ export default function KnowledgeSearchPage() {
             placeholder={t('knowledge.search.placeholder')}
             value={query}
             onChange={(event) => setQuery(event.currentTarget.value)}
-            data-autofocus
             data-testid="knowledge-search-query"
           />
           <Button type="submit" leftSection={<IconSearch size={16} />} loading={search.isPending} disabled={query.trim() === ''}>
