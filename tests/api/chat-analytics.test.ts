@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, qs, type TestServer } from './helpers/test-server.ts';
-import { create, minimalBot } from './helpers/fixtures.ts';
+import { create, minimalBot, minimalKnowledge, traceStatus, userWith } from './helpers/fixtures.ts';
 import { anonymous } from './chat-visitor.ts';
 
 /** GET /api/chat/analytics: SQL aggregates of bot traces for the console's analytics view. */
@@ -38,6 +38,53 @@ describe('chat analytics', () => {
     expect(all.body.totals.answers).toBe(4);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     expect((await server.get(`/api/chat/analytics${qs({ from: yesterday, to: yesterday })}`)).body.totals.answers).toBe(0);
+  });
+
+  it('counts and lists unanswered questions (trace status no_answer), grouped by question and bot, with the bot\'s knowledge base; the trace list filters by that status', async () => {
+    const noAnswer = await traceStatus(server, 'no_answer');
+    const ok = await traceStatus(server, 'ok');
+    const knowledge = await create(server, '/api/knowledge', minimalKnowledge('Envíos'));
+    const bot = await create(server, '/api/bots', minimalBot('Sin respuesta', { knowledge: knowledge._id }));
+    const bare = await create(server, '/api/bots', minimalBot('Sin base'));
+    const trace = (botId: string, status: string, userMessage: string) => create(server, '/api/bot-traces', { status, bot: botId, userMessage, assistantMessage: 'No tengo información para responder a eso.' });
+    const first = await trace(bot._id, noAnswer._id, '¿Enviáis a Marte?');
+    const latest = await trace(bot._id, noAnswer._id, '¿Enviáis a Marte?');
+    await trace(bare._id, noAnswer._id, '¿Tenéis tienda física?');
+    await trace(bot._id, ok._id, '¿Cuánto cuesta el envío?');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await server.get(`/api/chat/analytics${qs({ bot: bot._id, from: today, to: today })}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.totals).toMatchObject({ answers: 3, unanswered: 2 });
+    expect(res.body.perDay).toEqual([expect.objectContaining({ day: today, answers: 3, unanswered: 2 })]);
+    expect(res.body.unansweredQuestions).toEqual([
+      { question: '¿Enviáis a Marte?', count: 2, lastAskedAt: expect.any(String), bot: { _id: bot._id, name: 'Sin respuesta', knowledge: knowledge._id }, trace: expect.any(String), conversation: null },
+    ]);
+    // The latest asking is the one linked (created in the same millisecond, either is the latest).
+    expect([first._id, latest._id]).toContain(res.body.unansweredQuestions[0].trace);
+
+    const all = (await server.get(`/api/chat/analytics${qs({ from: today, to: today })}`)).body;
+    expect(all.unansweredQuestions.map((q: any) => [q.question, q.bot.knowledge])).toEqual(
+      expect.arrayContaining([['¿Enviáis a Marte?', knowledge._id], ['¿Tenéis tienda física?', null]]),
+    );
+    expect(all.unansweredQuestions.every((q: any) => q.question !== '¿Cuánto cuesta el envío?')).toBe(true);
+
+    // The trace list's status filter (manifest: status eq) narrows to the unanswered ones.
+    const filtered = await server.get(`/api/bot-traces${qs({ filters: `status;eq;${noAnswer._id}`, limit: 100 })}`);
+    expect(filtered.status, filtered.text).toBe(200);
+    expect(filtered.body.items.length).toBeGreaterThanOrEqual(3);
+    expect(filtered.body.items.every((item: any) => item.status._id === noAnswer._id)).toBe(true);
+    expect(filtered.body.items.map((item: any) => item.userMessage)).not.toContain('¿Cuánto cuesta el envío?');
+  });
+
+  it('the unanswered list is the caller\'s tenant only', async () => {
+    const tenant = await create(server, '/api/tenants', { name: 'Otra organización' });
+    const viewer = await userWith(server, ['bottrace:view'], { tenant: tenant._id });
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await viewer.client.get(`/api/chat/analytics${qs({ from: today, to: today })}`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.totals.unanswered).toBe(0);
+    expect(res.body.unansweredQuestions).toEqual([]);
   });
 
   it('validates the range and needs a signed-in user with bot trace permission', async () => {

@@ -13,11 +13,29 @@ export interface AnalyticsQuery {
 export interface ChatAnalytics {
   from: string;
   to: string;
-  totals: { answers: number; errors: number; avgLatencyMs: number; tokens: number; reactions: number };
-  perDay: { day: string; answers: number; errors: number; avgLatencyMs: number; inputTokens: number; outputTokens: number }[];
+  totals: { answers: number; errors: number; unanswered: number; avgLatencyMs: number; tokens: number; reactions: number };
+  perDay: { day: string; answers: number; errors: number; unanswered: number; avgLatencyMs: number; inputTokens: number; outputTokens: number }[];
   latency: { bucket: string; answers: number }[];
   reactions: { reaction: string; count: number }[];
+  /** Questions the bot could not answer (trace status no_answer), most recently asked first. */
+  unansweredQuestions: UnansweredQuestion[];
 }
+
+export interface UnansweredQuestion {
+  question: string;
+  /** How many times it was asked (same text, same bot) in the range. */
+  count: number;
+  lastAskedAt: string;
+  bot: { _id: string; name: string | null; knowledge: string | null };
+  /** The trace and conversation of its latest asking. */
+  trace: string;
+  conversation: string | null;
+}
+
+/** The trace status the chat writes when it had nothing to answer with (seeded). */
+export const NO_ANSWER_STATUS = 'no_answer';
+/** The unanswered list is a to-do list, not an export: the most recent ones. */
+export const UNANSWERED_LIMIT = 50;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const MAX_DAYS = 366;
@@ -57,10 +75,12 @@ export async function chatAnalytics(database: Database, service: EntityService, 
   const where = sql.join(conditions, sql` AND `);
   const table = sql.table(traces.table);
   const isError = sql`${col('status')} IN (SELECT ${col('_id')} FROM ${sql.table(statuses)} WHERE name = 'error')`;
+  const isNoAnswer = sql`${col('status')} IN (SELECT ${col('_id')} FROM ${sql.table(statuses)} WHERE name = ${NO_ANSWER_STATUS})`;
   const run = (query: RawBuilder<unknown>) => database.all(query.compile(database.kysely));
 
   const perDay = await run(sql`
     SELECT substr(${col('createdAt')}, 1, 10) AS day, COUNT(*) AS answers, SUM(CASE WHEN ${isError} THEN 1 ELSE 0 END) AS errors,
+           SUM(CASE WHEN ${isNoAnswer} THEN 1 ELSE 0 END) AS unanswered,
            AVG(${col('latency')}) AS ${col('avgLatency')}, SUM(COALESCE(${col('inputTokens')}, 0)) AS ${col('inputTokens')}, SUM(COALESCE(${col('outputTokens')}, 0)) AS ${col('outputTokens')}
     FROM ${table} WHERE ${where} GROUP BY day ORDER BY day`);
   const bucketCase = sql.join(
@@ -73,10 +93,13 @@ export async function chatAnalytics(database: Database, service: EntityService, 
   const reactions = await run(sql`
     SELECT ${col('reaction')}, COUNT(*) AS count FROM ${table} WHERE ${where} AND ${col('reaction')} IS NOT NULL GROUP BY ${col('reaction')} ORDER BY count DESC`);
 
+  const unanswered = await unansweredQuestions(database, service, table, where, isNoAnswer);
+
   const days = perDay.map((row) => ({
     day: String(row.day),
     answers: Number(row.answers),
     errors: Number(row.errors ?? 0),
+    unanswered: Number(row.unanswered ?? 0),
     avgLatencyMs: Math.round(Number(row.avgLatency ?? 0)),
     inputTokens: Number(row.inputTokens ?? 0),
     outputTokens: Number(row.outputTokens ?? 0),
@@ -90,6 +113,7 @@ export async function chatAnalytics(database: Database, service: EntityService, 
     totals: {
       answers,
       errors: days.reduce((n, d) => n + d.errors, 0),
+      unanswered: days.reduce((n, d) => n + d.unanswered, 0),
       avgLatencyMs: answers === 0 ? 0 : Math.round(days.reduce((n, d) => n + d.avgLatencyMs * d.answers, 0) / answers),
       tokens: days.reduce((n, d) => n + d.inputTokens + d.outputTokens, 0),
       reactions: reactionRows.reduce((n, r) => n + r.count, 0),
@@ -100,5 +124,52 @@ export async function chatAnalytics(database: Database, service: EntityService, 
       answers: byBucket.get(i) ?? 0,
     })),
     reactions: reactionRows,
+    unansweredQuestions: unanswered,
   };
+}
+
+/**
+ * The no_answer traces grouped by question and bot, latest first, each with its bot's knowledge
+ * base (where "add to knowledge" puts the answer) and its latest trace and conversation.
+ */
+async function unansweredQuestions(
+  database: Database,
+  service: EntityService,
+  table: RawBuilder<unknown>,
+  where: RawBuilder<unknown>,
+  isNoAnswer: RawBuilder<unknown>,
+): Promise<UnansweredQuestion[]> {
+  const col = (name: string) => sql.ref(name);
+  const groups = await database.all(
+    sql`
+    SELECT ${col('userMessage')} AS question, ${col('bot')} AS bot, COUNT(*) AS count, MAX(${col('createdAt')}) AS ${col('lastAskedAt')}
+    FROM ${table} WHERE ${where} AND ${isNoAnswer} AND ${col('userMessage')} IS NOT NULL
+    GROUP BY ${col('userMessage')}, ${col('bot')} ORDER BY ${col('lastAskedAt')} DESC LIMIT ${UNANSWERED_LIMIT}`.compile(database.kysely),
+  );
+  if (groups.length === 0) return [];
+  // The latest asking of each group: one query for all of them (same createdAt, question and bot).
+  const latest = await database.all(
+    sql`
+    SELECT ${col('_id')}, ${col('conversation')}, ${col('userMessage')} AS question, ${col('bot')} AS bot, ${col('createdAt')}
+    FROM ${table} WHERE ${where} AND ${isNoAnswer} AND ${col('createdAt')} IN (${sql.join(groups.map((row) => String(row.lastAskedAt)))})`.compile(database.kysely),
+  );
+  const key = (question: unknown, bot: unknown, at: unknown) => `${String(bot)}\u0000${String(at)}\u0000${String(question)}`;
+  const latestByGroup = new Map(latest.map((row) => [key(row.question, row.bot, row.createdAt), row]));
+  const botIds = [...new Set(groups.map((row) => String(row.bot)))];
+  const bots = await database.all(
+    sql`SELECT ${col('_id')}, ${col('name')}, ${col('knowledge')} FROM ${sql.table(service.runtime('bot').table)} WHERE ${col('_id')} IN (${sql.join(botIds)})`.compile(database.kysely),
+  );
+  const botById = new Map(bots.map((row) => [String(row._id), row]));
+  return groups.map((row) => {
+    const trace = latestByGroup.get(key(row.question, row.bot, row.lastAskedAt));
+    const bot = botById.get(String(row.bot));
+    return {
+      question: String(row.question),
+      count: Number(row.count),
+      lastAskedAt: String(row.lastAskedAt),
+      bot: { _id: String(row.bot), name: bot?.name == null ? null : String(bot.name), knowledge: bot?.knowledge == null ? null : String(bot.knowledge) },
+      trace: trace ? String(trace._id) : '',
+      conversation: trace?.conversation == null ? null : String(trace.conversation),
+    };
+  });
 }

@@ -11,12 +11,17 @@ import { PageFallback } from '../../app/page-fallback.tsx';
 import { restApi } from '../../session/api-client.ts';
 import type { Reaction } from '../../generated/types.ts';
 import { REACTION_EMOJI } from '../reactions.ts';
+import { mayDo } from '../../../shared/permissions/entity-access.ts';
+import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
+import { entities } from '../../generated/entities.ts';
+import { UnansweredQuestions, type UnansweredQuestion } from './unanswered-questions.tsx';
 
 interface ChatAnalytics {
-  totals: { answers: number; errors: number; avgLatencyMs: number; tokens: number; reactions: number };
-  perDay: { day: string; answers: number; errors: number; avgLatencyMs: number; inputTokens: number; outputTokens: number }[];
+  totals: { answers: number; errors: number; unanswered: number; avgLatencyMs: number; tokens: number; reactions: number };
+  perDay: { day: string; answers: number; errors: number; unanswered: number; avgLatencyMs: number; inputTokens: number; outputTokens: number }[];
   latency: { bucket: string; answers: number }[];
   reactions: { reaction: Reaction; count: number }[];
+  unansweredQuestions: UnansweredQuestion[];
 }
 
 const COLORS = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'red.6', 'cyan.6', 'lime.6', 'pink.6', 'yellow.6', 'gray.6'];
@@ -74,13 +79,14 @@ function fillDays(perDay: ChatAnalytics['perDay'], from: string, to: string) {
   const out = [];
   for (let day = dayjs(from); !day.isAfter(dayjs(to), 'day') && out.length <= 366; day = day.add(1, 'day')) {
     const key = day.format('YYYY-MM-DD');
-    out.push({ ...(byDay.get(key) ?? { day: key, answers: 0, errors: 0, avgLatencyMs: 0, inputTokens: 0, outputTokens: 0 }), label: day.format('DD/MM') });
+    out.push({ ...(byDay.get(key) ?? { day: key, answers: 0, errors: 0, unanswered: 0, avgLatencyMs: 0, inputTokens: 0, outputTokens: 0 }), label: day.format('DD/MM') });
   }
   return out;
 }
 
 function Charts({ data, from, to }: { data: ChatAnalytics; from: string; to: string }) {
   const { t } = useTranslation();
+  const can = useCan();
   const days = fillDays(data.perDay, from, to);
   const reactions = data.reactions.map((r, i) => ({ name: `${REACTION_EMOJI[r.reaction] ?? ''} ${t(`enum.Reaction.${r.reaction}`)}`, value: r.count, color: COLORS[i % COLORS.length] }));
   const stat = (label: string, value: string) => (
@@ -95,9 +101,10 @@ function Charts({ data, from, to }: { data: ChatAnalytics; from: string; to: str
   );
   return (
     <Stack data-testid="analytics-charts">
-      <SimpleGrid cols={{ base: 2, md: 5 }}>
+      <SimpleGrid cols={{ base: 2, md: 6 }}>
         {stat(t('analytics.answers'), String(data.totals.answers))}
         {stat(t('analytics.errors'), String(data.totals.errors))}
+        {stat(t('analytics.unanswered'), String(data.totals.unanswered))}
         {stat(t('analytics.avgLatency'), `${(data.totals.avgLatencyMs / 1000).toFixed(2)} s`)}
         {stat(t('analytics.tokens'), data.totals.tokens.toLocaleString())}
         {stat(t('analytics.reactions'), String(data.totals.reactions))}
@@ -105,7 +112,7 @@ function Charts({ data, from, to }: { data: ChatAnalytics; from: string; to: str
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <Paper withBorder p="md" radius="md">
           <Title order={5} mb="sm">{t('analytics.answersPerDay')}</Title>
-          <BarChart h={240} data={days} dataKey="label" type="stacked" series={[{ name: 'answers', label: t('analytics.answers'), color: 'blue.6' }, { name: 'errors', label: t('analytics.errors'), color: 'red.6' }]} withLegend />
+          <BarChart h={240} data={days} dataKey="label" type="stacked" series={[{ name: 'answers', label: t('analytics.answers'), color: 'blue.6' }, { name: 'errors', label: t('analytics.errors'), color: 'red.6' }, { name: 'unanswered', label: t('analytics.unanswered'), color: 'orange.6' }]} withLegend />
         </Paper>
         <Paper withBorder p="md" radius="md">
           <Title order={5} mb="sm">{t('analytics.latency')}</Title>
@@ -134,6 +141,11 @@ function Charts({ data, from, to }: { data: ChatAnalytics; from: string; to: str
           )}
         </Paper>
       </SimpleGrid>
+      <UnansweredQuestions
+        questions={data.unansweredQuestions ?? []}
+        canAddKnowledge={mayDo(can, entities.knowledge.permissions, 'update')}
+        canViewConversations={mayDo(can, entities.conversation.permissions, 'view')}
+      />
     </Stack>
   );
 }

@@ -1,0 +1,92 @@
+import { Anchor, Button, Group, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { IconBookUpload } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
+
+export interface UnansweredQuestion {
+  question: string;
+  count: number;
+  lastAskedAt: string;
+  bot: { _id: string; name: string | null; knowledge: string | null };
+  trace: string;
+  conversation: string | null;
+}
+
+/**
+ * Where "add to knowledge" leads: the knowledge base's page with its add-content flow open on a
+ * text source prefilled with the question (src/knowledge: ?addContent=text&text=...).
+ */
+export function addToKnowledgeHref(knowledgeId: string, question: string): string {
+  const query = new URLSearchParams({ addContent: 'text', text: question });
+  return `/knowledge/${encodeURIComponent(knowledgeId)}?${query.toString()}`;
+}
+
+/**
+ * The questions the bots could not answer (trace status no_answer), latest first: each can be
+ * answered by adding content to its bot's knowledge base, or read in its conversation.
+ */
+export function UnansweredQuestions({ questions, canAddKnowledge, canViewConversations }: { questions: UnansweredQuestion[]; canAddKnowledge: boolean; canViewConversations: boolean }) {
+  const { t, i18n } = useTranslation();
+  const when = new Intl.DateTimeFormat(i18n.language, { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false });
+  return (
+    <Paper withBorder p="md" radius="md" data-testid="unanswered-questions">
+      <Title order={3} size="h5" mb="sm">
+        {t('analytics.unansweredList')}
+      </Title>
+      {questions.length === 0 ? (
+        <Text size="sm">{t('analytics.noUnanswered')}</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped verticalSpacing="xs">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('analytics.question')}</Table.Th>
+                <Table.Th>{t('field.bottrace.bot')}</Table.Th>
+                <Table.Th>{t('analytics.times')}</Table.Th>
+                <Table.Th>{t('analytics.lastAsked')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('crud.actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {questions.map((item) => (
+                <Table.Tr key={`${item.bot._id}:${item.question}`} data-testid="unanswered-question">
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.question}</Table.Td>
+                  <Table.Td>{item.bot.name ?? '—'}</Table.Td>
+                  <Table.Td>{item.count}</Table.Td>
+                  <Table.Td>
+                    <time dateTime={item.lastAskedAt}>{when.format(new Date(item.lastAskedAt))}</time>
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap="xs" wrap="nowrap">
+                      {item.bot.knowledge && canAddKnowledge ? (
+                        <Button
+                          component={Link}
+                          to={addToKnowledgeHref(item.bot.knowledge, item.question)}
+                          size="compact-sm"
+                          variant="light"
+                          leftSection={<IconBookUpload size={14} />}
+                          data-testid="add-to-knowledge"
+                        >
+                          {t('analytics.addToKnowledge')}
+                        </Button>
+                      ) : (
+                        <Text size="xs">{t(item.bot.knowledge ? 'analytics.noKnowledgePermission' : 'analytics.botWithoutKnowledge')}</Text>
+                      )}
+                      {item.conversation && canViewConversations && (
+                        <Anchor component={Link} size="sm" to={`/crud/conversation?view=${encodeURIComponent(item.conversation)}`}>
+                          {t('analytics.openConversation')}
+                        </Anchor>
+                      )}
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Paper>
+  );
+}
