@@ -12,6 +12,7 @@ import { LLM_FAILURE_ANSWER, TRACE_STATUS, type Chat, type ConversationView, typ
 import { NO_INFORMATION_ANSWER } from '../llm/offline-answers.ts';
 import { saysNoInformation } from './says-no-information.ts';
 import { citeSources } from './cite-sources.ts';
+import type { ConversationTokens } from './conversation-token.ts';
 import { KeyedLocks } from './conversation-locks.ts';
 import type { ReactionInput, StartInput } from './chat-validation.ts';
 
@@ -48,19 +49,30 @@ export class ChatService {
     private readonly store: ChatStore,
     private readonly llm: ChatLlm,
     private readonly index: IndexSource,
+    private readonly tokens: ConversationTokens,
   ) {}
 
   async publicBot(id: string): Promise<PublicBot> {
     const bot = await this.store.bot(id);
-    return { _id: bot._id, name: bot.name, questions: bot.questions };
+    return {
+      _id: bot._id,
+      name: bot.name,
+      questions: bot.questions,
+      welcomeMessage: bot.welcomeMessage,
+      widgetTitle: bot.widgetTitle || bot.name,
+      widgetColor: bot.widgetColor,
+      widgetPosition: bot.widgetPosition,
+    };
   }
 
-  async start(input: StartInput): Promise<ConversationView> {
+  /** A new conversation, and the signed token the browser keeps to resume it (conversation-token.ts). */
+  async start(input: StartInput): Promise<ConversationView & { token: string }> {
     const bot = await this.store.bot(input.botId);
-    // Never the existing contact of that e-mail: typing an address proves nothing (chat-store.ts).
+    // Never the existing contact of that e-mail: typing an address proves nothing until the
+    // visitor proves it with a code (contact-verification.ts).
     const contact = await this.store.newContact(bot.tenant, input.name, input.email);
     const id = await this.store.createConversation(bot.tenant, String(contact._id), bot._id);
-    return this.store.conversationView(id);
+    return { ...(await this.store.conversationView(id)), token: this.tokens.issue(id, bot._id) };
   }
 
   conversation(id: string): Promise<ConversationView> {

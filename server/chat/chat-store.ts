@@ -122,7 +122,13 @@ export class ChatStore {
    * returning visitor therefore gets a second contact an administrator can merge later.
    */
   async newContact(tenant: string | null, name: string, email: string): Promise<EntityRecord> {
-    return this.service.create('contact', this.contextFor(tenant), { name, email });
+    const contact = await this.service.create('contact', this.contextFor(tenant), { name, email });
+    // verified is read-only for every client, so it is set here rather than through create.
+    const runtime = this.service.runtime('contact');
+    await this.database.run(
+      this.database.kysely.updateTable(runtime.table).set(encodeValues(runtime, this.database.dialect, { verified: false })).where('_id', '=', contact._id as string).compile(),
+    );
+    return { ...contact, verified: false };
   }
 
   async contactMemory(contactId: string): Promise<{ attribute?: string; content?: string }[]> {

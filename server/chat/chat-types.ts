@@ -42,6 +42,11 @@ export interface PublicBot {
   _id: string;
   name: string;
   questions: string[];
+  welcomeMessage: string;
+  /** The widget's header and launcher (the bot name when unset). */
+  widgetTitle: string;
+  widgetColor: string;
+  widgetPosition: 'left' | 'right';
 }
 
 /** Names of the BotTraceStatus records a trace points at (seeded by identity, created if missing). */

@@ -3332,6 +3332,7 @@ export const entities: EntityModelMap = {
       "columns": [
         "name",
         "email",
+        "verified",
         "createdAt"
       ],
       "actionColumnWidth": 190,
@@ -3467,6 +3468,76 @@ export const entities: EntityModelMap = {
           "width": null,
           "hidden": false,
           "formatter": null,
+          "decimals": null
+        },
+        "form": {
+          "hidden": false,
+          "rows": 5,
+          "placeholder": null,
+          "accept": null,
+          "minDate": null,
+          "maxDate": null
+        },
+        "json": false
+      },
+      {
+        "name": "verified",
+        "type": "boolean",
+        "label": "field.contact.verified",
+        "hint": "hint.contact.verified",
+        "persistentHint": false,
+        "default": null,
+        "readonly": true,
+        "secret": false,
+        "permission": null,
+        "tab": null,
+        "menu": null,
+        "visibleWhen": null,
+        "values": null,
+        "enumName": null,
+        "valueLabels": {
+          "true": "value.contact.verified.true",
+          "false": "value.contact.verified.false"
+        },
+        "ref": null,
+        "objectFields": null,
+        "validation": {
+          "required": false,
+          "requiredOnCreate": false,
+          "unique": false,
+          "uniqueGlobal": false,
+          "pattern": null,
+          "minLength": null,
+          "maxLength": null,
+          "min": null,
+          "max": null,
+          "integer": false,
+          "format": null,
+          "minItems": null,
+          "maxItems": null,
+          "messages": {
+            "required": "validation.required",
+            "unique": "validation.unique",
+            "pattern": "validation.pattern",
+            "minLength": "validation.minLength",
+            "maxLength": "validation.maxLength",
+            "min": "validation.min",
+            "max": "validation.max",
+            "integer": "validation.integer",
+            "format": "validation.invalidValue",
+            "enum": "validation.invalidValue",
+            "minItems": "validation.minItems",
+            "maxItems": "validation.maxItems"
+          }
+        },
+        "searchable": false,
+        "sortable": false,
+        "filterable": true,
+        "indexed": false,
+        "column": {
+          "width": null,
+          "hidden": false,
+          "formatter": "badge",
           "decimals": null
         },
         "form": {
@@ -3696,7 +3767,8 @@ export const entities: EntityModelMap = {
     "filterFields": [
       "_id",
       "createdAt",
-      "updatedAt"
+      "updatedAt",
+      "verified"
     ],
     "storage": {
       "table": "contacts",
@@ -3716,6 +3788,12 @@ export const entities: EntityModelMap = {
         {
           "name": "email",
           "type": "text",
+          "nullable": true,
+          "primaryKey": false
+        },
+        {
+          "name": "verified",
+          "type": "boolean",
           "nullable": true,
           "primaryKey": false
         },
@@ -3768,6 +3846,13 @@ export const entities: EntityModelMap = {
           "name": "idx_contacts_email_createdAt",
           "columns": [
             "email",
+            "createdAt"
+          ]
+        },
+        {
+          "name": "idx_contacts_verified_createdAt",
+          "columns": [
+            "verified",
             "createdAt"
           ]
         }

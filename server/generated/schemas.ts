@@ -1399,6 +1399,12 @@ export const schemas: Record<string, EntitySchemas> = {
             "null"
           ]
         },
+        "verified": {
+          "type": [
+            "boolean",
+            "null"
+          ]
+        },
         "memory": {
           "type": "array",
           "items": {

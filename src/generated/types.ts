@@ -128,6 +128,7 @@ export interface Contact {
   _id: string;
   name: string;
   email?: string | null;
+  verified?: boolean | null;
   memory?: Array<{
     attribute?: string;
     content?: string;

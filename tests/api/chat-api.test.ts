@@ -101,10 +101,18 @@ describe('POST /api/chat/start', () => {
 });
 
 describe('GET /api/chat/bot/:id and /api/chat/conversation/:id', () => {
-  it('shows only the bot name and questions', async () => {
+  it('shows only the bot name, questions, welcome message and widget look', async () => {
     const res = await visitor.get(`/api/chat/bot/${bot._id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ _id: bot._id, name: 'Asistente', questions: ['¿Cuál es el horario de atención?', '¿Cuánto tarda el envío?'] });
+    expect(res.body).toEqual({
+      _id: bot._id,
+      name: 'Asistente',
+      questions: ['¿Cuál es el horario de atención?', '¿Cuánto tarda el envío?'],
+      welcomeMessage: '',
+      widgetTitle: 'Asistente',
+      widgetColor: '#228be6',
+      widgetPosition: 'right',
+    });
     expect((await visitor.get('/api/chat/bot/unknown')).status).toBe(404);
   });
 
@@ -112,7 +120,10 @@ describe('GET /api/chat/bot/:id and /api/chat/conversation/:id', () => {
     const conversation = await start(bot._id);
     const res = await visitor.get(`/api/chat/conversation/${conversation._id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(conversation);
+    // Only the start answer carries the resume token.
+    const { token, ...view } = conversation;
+    expect(token).toMatch(/^v1\./);
+    expect(res.body).toEqual(view);
     const unknown = await visitor.get('/api/chat/conversation/00000000-0000-4000-8000-000000000000');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ message: 'Conversation not found' });

@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { notFound } from '../http/http-error.ts';
+import type { ChatLimits } from './chat-limits.ts';
+import type { ChatStore } from './chat-store.ts';
+import type { ContactVerification } from './contact-verification.ts';
+import { checkChatOrigin } from './origin-policy.ts';
+import { chatFramePolicy } from './chat-frame-policy.ts';
+import { WIDGET_SCRIPT } from './widget/widget-script.ts';
+
+type ConversationParams = { Params: { conversationId: string } };
+
+const MINUTE = 60_000;
+/** The header the chat page sends when it runs inside the widget's iframe: the embedding page's origin. */
+export const EMBEDDER_HEADER = 'x-forja-embedder';
+
+/**
+ * Where each public chat route finds the bot whose allowed origins apply: an explicit list, so a
+ * new chat route without an entry is refused loudly at start rather than left unchecked.
+ */
+const BOT_OF_ROUTE: Record<string, 'body' | 'conversation' | 'none'> = {
+  '/api/chat/start': 'body',
+  '/api/chat/resume': 'body',
+  '/api/chat/conversation/:id': 'conversation',
+  '/api/chat/bot/:id': 'none',
+  '/api/chat/message/:conversationId': 'conversation',
+  '/api/chat/message/:conversationId/stream': 'conversation',
+  '/api/chat/reaction/:conversationId': 'conversation',
+  '/api/chat/verify/:conversationId/code': 'conversation',
+  '/api/chat/verify/:conversationId': 'conversation',
+};
+
+/**
+ * The visitor-facing additions of issue 20: allowed origins on every chat route, frame-ancestors
+ * of the chat pages, e-mail verification, resuming a conversation, and /widget.js.
+ */
+export function registerChatVisitorRoutes(app: FastifyInstance, deps: { store: ChatStore; verification: ContactVerification; limits: ChatLimits }): void {
+  const { store, verification, limits } = deps;
+  const perIp = (max: number) => ({ rateLimit: { max, timeWindow: MINUTE } });
+
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (url.startsWith('/api/chat/') && !url.startsWith('/api/chat/analytics') && !(url in BOT_OF_ROUTE)) {
+      throw new Error(`Chat route ${url} has no entry in BOT_OF_ROUTE (server/chat/chat-visitor-routes.ts): say where its bot comes from so its allowed origins apply`);
+    }
+  });
+
+  app.addHook('preHandler', async (request) => {
+    const url = request.routeOptions.url;
+    const where = url ? BOT_OF_ROUTE[url] : undefined;
+    if (!where || where === 'none') return;
+    const botId = where === 'body' ? bodyBotId(request) : await conversationBotId(store, request);
+    // An unknown bot or conversation is the route's own 404.
+    const bot = botId ? await store.bot(botId).catch(() => null) : null;
+    if (!bot) return;
+    checkChatOrigin({
+      allowedOrigins: bot.allowedOrigins,
+      origin: request.headers.origin,
+      selfOrigin: `${request.protocol}://${request.host}`,
+      embedder: headerValue(request.headers[EMBEDDER_HEADER]),
+    });
+  });
+
+  chatFramePolicy(app, store);
+
+  app.post('/api/chat/resume', { config: perIp(limits.readPerMinute) }, async (request) => verification.resume(request.body));
+
+  app.post<ConversationParams>('/api/chat/verify/:conversationId/code', { config: perIp(limits.startPerMinute) }, async (request) =>
+    verification.requestCode(request.params.conversationId),
+  );
+
+  app.post<ConversationParams>('/api/chat/verify/:conversationId', { config: perIp(limits.messagePerMinute) }, async (request) =>
+    verification.verify(request.params.conversationId, request.body),
+  );
+
+  // Loaded by other sites' pages: cross-origin readable, cached briefly so a fix reaches them soon.
+  app.get('/widget.js', async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=300')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .send(WIDGET_SCRIPT),
+  );
+}
+
+function bodyBotId(request: FastifyRequest): string | null {
+  const body = request.body as { botId?: unknown } | null | undefined;
+  return typeof body?.botId === 'string' ? body.botId.trim() : null;
+}
+
+async function conversationBotId(store: ChatStore, request: FastifyRequest): Promise<string | null> {
+  const params = request.params as { conversationId?: string; id?: string };
+  const id = params.conversationId ?? params.id;
+  if (!id) throw notFound('Conversation not found');
+  const conversation = await store.conversation(id).catch(() => null);
+  return conversation?.botId ?? null;
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

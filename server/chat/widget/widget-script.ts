@@ -1,0 +1,98 @@
+// The embeddable widget served at /widget.js (issue 20). Kept as a string so the bundled server
+// (dist-server) needs no file beside it; the source is plain ES5 so any site's browser runs it.
+export const WIDGET_SCRIPT = `(function () {
+  'use strict';
+  // Forja chat widget: <script src="https://forja.example/widget.js" data-bot="BOT_ID" async></script>
+  // Plain script, no framework, no inline code or styles on the host page (styles are set through
+  // the DOM, which a strict Content-Security-Policy allows).
+  var script = document.currentScript;
+  if (!script || window.__forjaWidget) return;
+  var botId = script.getAttribute('data-bot');
+  if (!botId) {
+    console.error('Forja widget: the script tag needs data-bot="<bot id>" (copy the snippet from the bot form).');
+    return;
+  }
+  window.__forjaWidget = true;
+  var base = new URL(script.src, location.href).origin;
+  var theme = { color: '#228be6', position: 'right', title: 'Chat' };
+  var open = false;
+
+  var frame = document.createElement('iframe');
+  frame.src = base + '/chat/' + encodeURIComponent(botId) + '?embed=1&parent=' + encodeURIComponent(location.origin);
+  frame.title = theme.title;
+  frame.setAttribute('allow', 'clipboard-write');
+  frame.setAttribute('data-forja-widget', 'frame');
+  style(frame, {
+    position: 'fixed', bottom: '88px', border: '0', borderRadius: '12px', background: '#fff',
+    boxShadow: '0 8px 32px rgba(0,0,0,.25)', zIndex: '2147483000', display: 'none',
+  });
+
+  var button = document.createElement('button');
+  button.type = 'button';
+  button.setAttribute('data-forja-widget', 'launcher');
+  button.setAttribute('aria-expanded', 'false');
+  button.setAttribute('aria-label', theme.title);
+  style(button, {
+    position: 'fixed', bottom: '20px', width: '56px', height: '56px', borderRadius: '50%', border: '0',
+    cursor: 'pointer', color: '#fff', fontSize: '26px', lineHeight: '56px', padding: '0',
+    boxShadow: '0 4px 16px rgba(0,0,0,.3)', zIndex: '2147483001',
+  });
+  button.textContent = '\\uD83D\\uDCAC';
+  button.addEventListener('click', function () { toggle(!open); });
+
+  function style(element, values) {
+    for (var key in values) element.style[key] = values[key];
+  }
+
+  function layout() {
+    var phone = window.matchMedia('(max-width: 600px)').matches;
+    var side = theme.position === 'left' ? 'left' : 'right';
+    var other = side === 'left' ? 'right' : 'left';
+    button.style[side] = '20px';
+    button.style[other] = '';
+    button.style.background = theme.color;
+    if (phone) {
+      style(frame, { top: '0', left: '0', right: '0', bottom: '0', width: '100%', height: '100%', borderRadius: '0' });
+      button.style.display = open ? 'none' : 'block';
+    } else {
+      style(frame, { top: '', bottom: '88px', width: '380px', height: 'min(640px, calc(100vh - 108px))', borderRadius: '12px' });
+      frame.style[side] = '20px';
+      frame.style[other] = '';
+      button.style.display = 'block';
+    }
+  }
+
+  function toggle(value) {
+    open = value;
+    frame.style.display = open ? 'block' : 'none';
+    button.setAttribute('aria-expanded', String(open));
+    layout();
+  }
+
+  // Only the chat page of this Forja, in this widget's own frame, may talk to it.
+  window.addEventListener('message', function (event) {
+    if (event.origin !== base || event.source !== frame.contentWindow) return;
+    var data = event.data || {};
+    if (data.type === 'forja:ready') {
+      if (/^#[0-9a-fA-F]{6}$/.test(data.color || '')) theme.color = data.color;
+      if (data.position === 'left' || data.position === 'right') theme.position = data.position;
+      if (typeof data.title === 'string' && data.title) theme.title = data.title.slice(0, 80);
+      frame.title = theme.title;
+      button.setAttribute('aria-label', theme.title);
+      button.setAttribute('data-ready', 'true');
+      layout();
+    } else if (data.type === 'forja:close') {
+      toggle(false);
+    }
+  });
+  window.addEventListener('resize', layout);
+
+  function mount() {
+    layout();
+    document.body.appendChild(frame);
+    document.body.appendChild(button);
+  }
+  if (document.body) mount();
+  else document.addEventListener('DOMContentLoaded', mount);
+})();
+`;
