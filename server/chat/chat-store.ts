@@ -3,7 +3,9 @@ import type { Database } from '../db/database.ts';
 import type { EntityRecord, EntityService } from '../entities/entity-service.ts';
 import { decodeRow, encodeValues } from '../entities/record-codec.ts';
 import { HttpError, notFound } from '../http/http-error.ts';
-import { ALL_PERMISSIONS, type RequestContext } from '../http/request-context.ts';
+import type { RequestContext } from '../http/request-context.ts';
+import { system, systemIn } from '../entities/system-context.ts';
+import { entities } from '../generated/entities.ts';
 import type { Chat, Citation, ConversationView, TraceStatusName } from './chat-types.ts';
 
 /** A bot as the chat needs it (refs as ids). */
@@ -53,6 +55,18 @@ export interface TraceInput {
   latency: number;
 }
 
+/** A knowledge base's search defaults, from its model (fails at start-up if the manifest drops them). */
+const KNOWLEDGE_DEFAULTS = {
+  maxResults: modelDefault('maxResults'),
+  scoreThreshold: modelDefault('scoreThreshold'),
+};
+
+function modelDefault(field: string): number {
+  const value = entities.knowledge?.fields.find((f) => f.name === field)?.default;
+  if (typeof value !== 'number') throw new Error(`manifests/knowledge.json: field "${field}" needs a numeric default (the chat's retrieval uses it)`);
+  return value;
+}
+
 /**
  * The chat's reads and writes of bots, contacts, conversations and traces. Visitors have no user
  * and no role, so every write runs as the system within the BOT's tenant: the contact, the
@@ -71,7 +85,7 @@ export class ChatStore {
 
   /** The system acting inside one tenant (null: records without a tenant). */
   contextFor(tenant: string | null): RequestContext {
-    return { userId: null, tenantId: tenant, permissions: [ALL_PERMISSIONS] };
+    return systemIn(tenant);
   }
 
   async bot(id: string): Promise<ChatBot> {
@@ -100,18 +114,17 @@ export class ChatStore {
     };
   }
 
-  /** maxResults / scoreThreshold of a knowledge base, null when it is gone. */
+  /**
+   * maxResults / scoreThreshold of a knowledge base, null when it is gone. Read through the
+   * service; a value missing from an old row takes the manifest's default (manifests/knowledge.json).
+   */
   async knowledgeSettings(id: string): Promise<{ maxResults: number; scoreThreshold: number } | null> {
-    const runtime = this.service.runtime('knowledge');
-    const row = await this.database.first(
-      this.database.kysely.selectFrom(runtime.table).select(['maxResults', 'scoreThreshold']).where('_id', '=', id).limit(1).compile(),
-    );
-    if (!row) return null;
-    const maxResults = Number(row.maxResults);
-    const scoreThreshold = Number(row.scoreThreshold);
+    const [record] = await this.service.findByIds('knowledge', system(), [id]);
+    if (!record) return null;
+    const number = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
     return {
-      maxResults: Number.isFinite(maxResults) && maxResults > 0 ? Math.floor(maxResults) : 5,
-      scoreThreshold: Number.isFinite(scoreThreshold) ? scoreThreshold : 0.5,
+      maxResults: number(record.maxResults, KNOWLEDGE_DEFAULTS.maxResults),
+      scoreThreshold: number(record.scoreThreshold, KNOWLEDGE_DEFAULTS.scoreThreshold),
     };
   }
 

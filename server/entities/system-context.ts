@@ -18,6 +18,16 @@ export function system(): RequestContext {
   return SYSTEM_CONTEXT;
 }
 
+/**
+ * system() confined to one tenant (null: records without a tenant): a feature acting for a
+ * tenant's records without a user, e.g. the chat writing a visitor's contact and traces into the
+ * bot's tenant. Same privileges as system(), but its creates land in `tenantId` and its reads
+ * stay there.
+ */
+export function systemIn(tenantId: string | null): RequestContext {
+  return Object.freeze({ ...SYSTEM_CONTEXT, tenantId });
+}
+
 /** True only for system(): a request's context never carries the marker. */
 export function isSystemContext(context: RequestContext): boolean {
   return context.system === true;

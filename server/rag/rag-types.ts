@@ -26,6 +26,11 @@ export interface SearchResult {
 export interface SearchOptions {
   maxResults: number;
   scoreThreshold: number;
+  /**
+   * A retriever asked for fusion candidates by HybridIndex (CANDIDATES_PER_RESULT per result),
+   * not a caller's search: maxResults may then exceed the knowledge's own limit by that factor.
+   */
+  candidates?: boolean;
 }
 
 /** Called while training: `done` of `total` chunks processed. */

@@ -2,13 +2,12 @@ import type { Database } from 'better-sqlite3';
 import { sha256Hex } from '../chunk/sha256-hex.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
 import type { EmbeddingProvider } from './embedding-provider.ts';
+import { CANDIDATES_PER_RESULT, checkSearchInput } from './index-input.ts';
 import { reciprocalRankFusion } from './reciprocal-rank-fusion.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
 import { SqliteFtsIndex } from './sqlite-fts-index.ts';
 import { SqliteVectorStore } from './sqlite-vector-store.ts';
 
-/** Candidates taken from each retriever before fusion, per result asked for. */
-const CANDIDATES_PER_RESULT = 4;
 const EMBED_BATCH = 64;
 
 /**
@@ -57,8 +56,10 @@ export class HybridIndex implements RetrievalIndex {
   }
 
   async search(knowledgeId: string, query: string, options: SearchOptions): Promise<SearchResult[]> {
+    // The caller's limits first: the retrievers below are asked for more (candidates).
+    checkSearchInput(knowledgeId, query, { maxResults: options.maxResults, scoreThreshold: options.scoreThreshold });
     const candidates = options.maxResults * CANDIDATES_PER_RESULT;
-    const lexical = await this.#fts.search(knowledgeId, query, { maxResults: candidates, scoreThreshold: options.scoreThreshold });
+    const lexical = await this.#fts.search(knowledgeId, query, { maxResults: candidates, scoreThreshold: options.scoreThreshold, candidates: true });
     let semantic: SearchResult[] = [];
     if (query.trim() !== '' && (await this.#fts.stats(knowledgeId)).generation > 0) {
       const [vector] = await this.#embedder.embed([query]);

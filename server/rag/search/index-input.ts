@@ -1,8 +1,26 @@
+import { entities } from '../../generated/entities.ts';
 import { sha256Hex } from '../chunk/sha256-hex.ts';
 import { RagError } from '../rag-error.ts';
 import type { SearchOptions, SourcedChunk } from '../rag-types.ts';
 
 // What every RetrievalIndex accepts, checked the same way whatever the database behind it.
+
+/** A knowledge model field's numeric range, read from the manifest (one source for the limits). */
+function knowledgeRange(name: string): { min: number; max: number } {
+  const field = entities.knowledge?.fields.find((f) => f.name === name);
+  const min = field?.validation.min;
+  const max = field?.validation.max;
+  if (typeof min !== 'number' || typeof max !== 'number') {
+    throw new Error(`manifests/knowledge.json: field "${name}" needs validation.min and validation.max (the search limits come from them)`);
+  }
+  return { min, max };
+}
+
+/** maxResults and scoreThreshold accept exactly what a knowledge record may hold (manifests/knowledge.json). */
+export const MAX_RESULTS_RANGE = knowledgeRange('maxResults');
+export const SCORE_THRESHOLD_RANGE = knowledgeRange('scoreThreshold');
+/** Candidates HybridIndex takes from each retriever before fusion, per result asked for. */
+export const CANDIDATES_PER_RESULT = 4;
 
 export const MAX_QUERY_LENGTH = 4000;
 /** Unique query terms beyond this add cost, not precision. */
@@ -19,11 +37,14 @@ export function checkKnowledgeId(knowledgeId: unknown): void {
 export function checkSearchInput(knowledgeId: unknown, query: unknown, options: SearchOptions): SearchOptions {
   checkKnowledgeId(knowledgeId);
   const { maxResults, scoreThreshold } = options;
-  if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > 1000) {
-    throw new RagError('invalidInput', `maxResults must be an integer from 1 to 1000; got ${String(maxResults)}`, { field: 'maxResults' });
+  const { min, max } = MAX_RESULTS_RANGE;
+  const most = options.candidates ? max * CANDIDATES_PER_RESULT : max;
+  if (!Number.isInteger(maxResults) || maxResults < min || maxResults > most) {
+    throw new RagError('invalidInput', `maxResults must be an integer from ${min} to ${most}; got ${String(maxResults)}`, { field: 'maxResults' });
   }
-  if (typeof scoreThreshold !== 'number' || !(scoreThreshold >= 0 && scoreThreshold <= 1)) {
-    throw new RagError('invalidInput', `scoreThreshold must be a number from 0 to 1; got ${String(scoreThreshold)}`, { field: 'scoreThreshold' });
+  const score = SCORE_THRESHOLD_RANGE;
+  if (typeof scoreThreshold !== 'number' || !(scoreThreshold >= score.min && scoreThreshold <= score.max)) {
+    throw new RagError('invalidInput', `scoreThreshold must be a number from ${score.min} to ${score.max}; got ${String(scoreThreshold)}`, { field: 'scoreThreshold' });
   }
   if (typeof query !== 'string') throw new RagError('invalidInput', 'q must be a string', { field: 'q' });
   if (query.length > MAX_QUERY_LENGTH) {
