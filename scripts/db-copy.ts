@@ -23,7 +23,7 @@ import { entities } from '../server/generated/entities.ts';
 import { RecoveryCodes } from '../server/identity/recovery-codes.ts';
 import { sqliteHandleOf } from '../server/db/sqlite-database.ts';
 import { PostgresFtsIndex } from '../server/rag/search/postgres-fts-index.ts';
-import { spanishTerms } from '../server/rag/search/normalize-spanish.ts';
+import { spanishTerms } from '../server/language/spanish-analyzer.ts';
 import { SqliteFtsIndex } from '../server/rag/search/sqlite-fts-index.ts';
 
 interface ColumnInfo {

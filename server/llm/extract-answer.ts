@@ -1,10 +1,10 @@
 import type { LlmFragment } from './llm-provider.ts';
-import { spanishTerms, termsMatch, type SpanishTerm } from './spanish-terms.ts';
+import { spanishMatchTerms, termsMatch, type SpanishTerm } from '../language/spanish-analyzer.ts';
 
 /**
  * Picks the sentences of the retrieved fragments that best answer a question, in their original
  * wording. Written here rather than taken from a library because it is a few lines of scoring on
- * top of the maintained pieces (Intl.Segmenter, stopwords-iso, Snowball stemming).
+ * top of the maintained pieces (Intl.Segmenter, @orama/stopwords, Snowball stemming).
  *
  * Score of a sentence = IDF-weighted question terms it contains + 0.3 x the same for its whole
  * fragment (so a sentence under a matching heading still counts). Sentences scoring under half the
@@ -36,7 +36,7 @@ export function extractAnswer(question: string, fragments: readonly LlmFragment[
   const maxSentences = options.maxSentences ?? 3;
   const maxChars = options.maxSentenceChars ?? 600;
   const cache = new Map<string, SpanishTerm | null>();
-  const questionTerms = dedupeTerms(spanishTerms(question, cache)).slice(0, MAX_QUESTION_TERMS);
+  const questionTerms = dedupeTerms(spanishMatchTerms(question, cache)).slice(0, MAX_QUESTION_TERMS);
   if (questionTerms.length === 0 || fragments.length === 0) return [];
   // Each distinct word is compared with the question once; sentences then just OR the bits.
   const masks = new Map<SpanishTerm, number>();
@@ -68,7 +68,7 @@ export function extractAnswer(question: string, fragments: readonly LlmFragment[
       const heading = sentences.length === 1 && lineIndex < lines.length - 1 && isHeading(sentences[0]);
       for (const text of sentences) {
         if (!/\p{L}/u.test(text)) continue;
-        const mask = maskOf(spanishTerms(text, cache));
+        const mask = maskOf(spanishMatchTerms(text, cache));
         fragmentMask |= mask;
         if (!heading) candidates.push({ text, mask, fragmentIndex, order: candidates.length, score: 0 });
       }

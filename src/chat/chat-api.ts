@@ -1,14 +1,16 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { ApiError } from '../../runtime/transport/api-error.ts';
 import { RestTransport } from '../../runtime/transport/rest-transport.ts';
 import { toApiError } from '../../runtime/transport/to-api-error.ts';
 import type { Reaction } from '../generated/types.ts';
 import type { ChatBot, ChatConversation } from './chat-types.ts';
+import { embedderFetch } from './chat-visitor-api.ts';
 
 /**
  * The public chat endpoints (spec §7 Chat). Visitors have no account: this transport never sends a
  * token, even when an administrator is signed in in the same browser.
  */
-const http = new RestTransport({ getToken: () => null });
+const http = new RestTransport({ getToken: () => null, fetch: embedderFetch });
 /** Long enough for a local model to think before its first word; the stream then keeps it alive. */
 const MESSAGE_TIMEOUT_MS = 120_000;
 
@@ -63,7 +65,7 @@ export const chatApi = {
   async streamMessage(conversationId: string, message: string, onDelta: (text: string) => void, signal?: AbortSignal): Promise<ChatConversation> {
     let response: Response;
     try {
-      response = await fetch(`/api/chat/message/${id(conversationId)}/stream`, {
+      response = await embedderFetch(`/api/chat/message/${id(conversationId)}/stream`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
         body: JSON.stringify({ message }),
@@ -82,43 +84,33 @@ export const chatApi = {
       }
       throw toApiError({ kind: 'http', status: response.status, body });
     }
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
+    // Server-sent events parsed by eventsource-parser (the stream spec's line and field rules).
+    const reader = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = parseEvent(block);
-        if (!event) continue;
-        if (event.name === 'delta') onDelta(String(event.data.text ?? ''));
-        else if (event.name === 'done') return event.data.conversation as ChatConversation;
-        else if (event.name === 'error') {
-          throw new ChatAnswerFailed(
-            String(event.data.i18nMessage ?? event.data.message ?? 'error.server'),
-            typeof event.data.status === 'number' ? event.data.status : null,
-            (event.data.conversation as ChatConversation | undefined) ?? null,
-          );
-        }
+      const data = parseData(value.data);
+      if (!data) continue;
+      const name = value.event ?? 'message';
+      if (name === 'delta') onDelta(String(data.text ?? ''));
+      else if (name === 'done') return data.conversation as ChatConversation;
+      else if (name === 'error') {
+        throw new ChatAnswerFailed(
+          String(data.i18nMessage ?? data.message ?? 'error.server'),
+          typeof data.status === 'number' ? data.status : null,
+          (data.conversation as ChatConversation | undefined) ?? null,
+        );
       }
     }
     throw new ChatAnswerFailed('error.server', null, null);
   },
 };
 
-function parseEvent(block: string): { name: string; data: Record<string, unknown> } | null {
-  let name = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line.startsWith('event:')) name = line.slice(6).trim();
-    else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-  }
-  if (data.length === 0) return null;
+/** An event's JSON payload; null for anything else (a comment-only or malformed event is skipped). */
+function parseData(text: string): Record<string, unknown> | null {
   try {
-    return { name, data: JSON.parse(data.join('\n')) as Record<string, unknown> };
+    const data: unknown = JSON.parse(text);
+    return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
   } catch {
     return null;
   }

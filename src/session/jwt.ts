@@ -1,3 +1,5 @@
+import { decodeJwt } from 'jose';
+
 /** The claims the console reads from an access token; it never verifies the signature (the server does). */
 export interface TokenClaims {
   exp?: number;
@@ -5,16 +7,10 @@ export interface TokenClaims {
   [claim: string]: unknown;
 }
 
-/** Decodes a JWT's payload (base64url JSON); null when the token is not a well-formed JWT. */
+/** Decodes a JWT's payload (jose's decodeJwt); null when the token is not a well-formed JWT. */
 export function decodeJwtPayload(token: string): TokenClaims | null {
-  const parts = token.split('.');
-  if (parts.length !== 3 || !parts[1]) return null;
   try {
-    const base64 = parts[1].replace(/-/g, '+').replace(/_/g, '/');
-    const padded = base64 + '='.repeat((4 - (base64.length % 4)) % 4);
-    const bytes = Uint8Array.from(atob(padded), (char) => char.charCodeAt(0));
-    const payload: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    return payload !== null && typeof payload === 'object' && !Array.isArray(payload) ? (payload as TokenClaims) : null;
+    return decodeJwt(token) as TokenClaims;
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { RagError } from '../rag-error.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
-import { spanishTerms } from './normalize-spanish.ts';
+import { spanishTerms } from '../../language/spanish-analyzer.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
 import { checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
 

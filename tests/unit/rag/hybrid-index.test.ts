@@ -4,7 +4,7 @@ import { sha256Hex } from '../../../server/rag/chunk/sha256-hex.ts';
 import type { SourcedChunk } from '../../../server/rag/rag-types.ts';
 import type { EmbeddingProvider } from '../../../server/rag/search/embedding-provider.ts';
 import { HybridIndex } from '../../../server/rag/search/hybrid-index.ts';
-import { spanishTerms } from '../../../server/rag/search/normalize-spanish.ts';
+import { spanishTerms } from '../../../server/language/spanish-analyzer.ts';
 import { SqliteFtsIndex } from '../../../server/rag/search/sqlite-fts-index.ts';
 import { reciprocalRankFusion } from '../../../server/rag/search/reciprocal-rank-fusion.ts';
 

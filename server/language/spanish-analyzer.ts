@@ -1,6 +1,13 @@
 import { stemmer } from '@orama/stemmers/spanish';
 import { stopwords } from '@orama/stopwords/spanish';
 
+/**
+ * The one Spanish analyzer: folding, one stop-word list (@orama/stopwords), Snowball stemming
+ * (@orama/stemmers). Two views of it: `spanishTerms` gives the retrieval index its terms (SQLite
+ * FTS5, PostgreSQL copies, tests), `spanishMatchTerms` gives the offline provider its loose
+ * word matching (server/llm/extract-answer.ts).
+ */
+
 /** Lower-case and without combining marks: "Información" -> "informacion", "año" -> "ano". */
 export function foldDiacritics(text: string): string {
   return text.toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '');
@@ -48,4 +55,50 @@ function stemWord(word: string): string {
   if (word.length > MAX_STEMMED_LENGTH || /^\p{N}+$/u.test(word)) return word;
   const accented = word.endsWith('cion') || word.endsWith('sion') ? `${word.slice(0, -3)}ión` : word;
   return foldDiacritics(stemmer(accented));
+}
+
+/**
+ * A word as the offline provider matches it. Snowball stems accented and unaccented spellings
+ * differently ("devolución" -> "devolu", "devolucion" -> "devolucion"), and visitors often type
+ * without accents, so each word carries both stems; two words match when a key is shared or one
+ * key is a prefix (>= 5 letters) of the other (termsMatch).
+ */
+export interface SpanishTerm {
+  keys: string[];
+}
+
+const MIN_PREFIX_MATCH = 5;
+
+/** The words of a text for loose matching, stop words dropped; `cache` memoises per word. */
+export function spanishMatchTerms(text: string, cache?: Map<string, SpanishTerm | null>): SpanishTerm[] {
+  const terms: SpanishTerm[] = [];
+  for (const word of text.toLowerCase().match(WORD) ?? []) {
+    let term = cache?.get(word);
+    if (term === undefined) {
+      term = toMatchTerm(word);
+      cache?.set(word, term);
+    }
+    if (term) terms.push(term);
+  }
+  return terms;
+}
+
+function toMatchTerm(word: string): SpanishTerm | null {
+  const plain = foldDiacritics(word);
+  if (STOP_WORDS.has(plain)) return null;
+  // Single letters carry no meaning; numbers do ("30 días").
+  if (plain.length < 2 && !/\d/.test(plain)) return null;
+  const keys = new Set([foldDiacritics(stemmer(word)), stemmer(plain)]);
+  return { keys: [...keys] };
+}
+
+export function termsMatch(a: SpanishTerm, b: SpanishTerm): boolean {
+  for (const x of a.keys) {
+    for (const y of b.keys) {
+      if (x === y) return true;
+      const [short, long] = x.length <= y.length ? [x, y] : [y, x];
+      if (short.length >= MIN_PREFIX_MATCH && long.startsWith(short)) return true;
+    }
+  }
+  return false;
 }
