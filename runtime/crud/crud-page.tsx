@@ -41,7 +41,7 @@ export interface CrudPageProps {
 
 /** The generic CRUD screen of spec §2 for any entity model. */
 export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const can = useCan();
   const services = useRuntime();
   const provider = requireProvider(services, model.name);
@@ -98,12 +98,12 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
     setImportOpen(true);
   }, []);
   const runExport = useCallback(
-    async (format: FileFormat) => {
+    async (format: FileFormat, locale?: string) => {
       const key = Date.now();
       setExportsVisible(true);
       setExports((entries) => [{ key, format, file: null }, ...entries]);
       try {
-        const file = await provider.export({ format, headers: model.export.headers, orderBy: query.orderBy, order: query.order, search: query.search, filters: query.filters });
+        const file = await provider.export({ format, headers: model.export.headers, orderBy: query.orderBy, order: query.order, search: query.search, filters: query.filters, ...(locale ? { locale } : {}) });
         setExports((entries) => entries.map((entry) => (entry.key === key ? { ...entry, file } : entry)));
         notifySuccess('crud.export.success');
       } catch (error) {
@@ -197,6 +197,12 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
                     {format}
                   </Menu.Item>
                 ))}
+                {model.export.formats.includes('CSV') && (
+                  // Labels and values in the UI language for reading; the plain CSV is the one imports read back.
+                  <Menu.Item onClick={() => void runExport('CSV', i18n.language)} data-testid="export-csv-localized">
+                    {t('crud.export.csvForPeople')}
+                  </Menu.Item>
+                )}
               </Menu.Dropdown>
             </Menu>
           )}

@@ -28,6 +28,8 @@ export interface ExportQuery extends FindQuery {
   format?: FileFormat;
   headers?: string[];
   separator?: string;
+  /** CSV for people: header labels and values in this language (es, en); absent, field names and stored values. */
+  locale?: string;
 }
 
 export interface ImportQuery extends CallOptions {

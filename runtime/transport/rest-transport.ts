@@ -110,6 +110,7 @@ export class RestTransport implements Transport, FileUploader {
             ...findParams({ ...p, limit: p.limit ?? 0 }),
           },
         });
+            locale: p.locale,
       }
       case 'import': {
         const p = operation.params;

@@ -3,6 +3,7 @@ import type { RowBatch } from '../db/database.ts';
 import type { SqlDialect } from '../db/sql-dialect.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import { guardFormula } from './csv-formula-guard.ts';
+import type { CsvLocalization } from './csv-localization.ts';
 import { MISSING, type RefDisplayCache } from './ref-display-cache.ts';
 
 /** One stored value to the text of its CSV cell (before quoting). */
@@ -33,9 +34,11 @@ export function csvRowWriter(
   headers: readonly string[],
   separator: string,
   refs: RefDisplayCache,
+  /** The export's locale option: header labels and cell words for people (csv-localization.ts). */
+  localization?: CsvLocalization,
 ): CsvRowWriter {
   const fields = headers.map((h) => runtime.fields.get(h));
-  const texts = headers.map((h, i) => cellText(fields[i], runtime.columns.get(h), dialect, refs));
+  const texts = headers.map((h, i) => localization?.cell(fields[i], runtime.columns.get(h), dialect) ?? cellText(fields[i], runtime.columns.get(h), dialect, refs));
   const refHeaders = fields.flatMap((field, i) => (field?.ref ? [{ field, index: i, column: runtime.columns.get(headers[i]) }] : []));
   const needsQuotes = new RegExp(`[${separator.replace(/[\\\]^-]/g, '\\$&')}"\\r\\n]`);
   const quote = (text: string) => (needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
@@ -49,7 +52,7 @@ export function csvRowWriter(
 
   return {
     header() {
-      return headers.map(quote).join(separator) + '\r\n';
+      return headers.map((h) => quote(localization ? guardFormula(localization.header(h)) : h)).join(separator) + '\r\n';
     },
     async prime(batch) {
       if (refHeaders.length === 0) return;
