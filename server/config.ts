@@ -3,6 +3,7 @@ import type { EmbeddingSettings, LlmSettings } from './llm/llm-settings.ts';
 import { readChatLimits, type ChatLimits } from './chat/chat-limits.ts';
 import { loadFileLimits, type FileLimits } from './files/file-limits.ts';
 import { loadIdentityConfig, type IdentityConfig } from './identity/identity-config.ts';
+import { loadJobSettings, type JobSettings } from './jobs/job-settings.ts';
 import { readLlmEnvironment } from './config/read-llm-environment.ts';
 
 /**
@@ -166,8 +167,10 @@ export interface FeatureConfig {
   identity: IdentityConfig;
   files: FileLimits;
   chat: ChatLimits;
+  /** The job queue's worker, heartbeat and retention (server/jobs/job-settings.ts). */
+  jobs: JobSettings;
 }
 
 export function loadFeatureConfig(env: NodeJS.ProcessEnv = process.env): FeatureConfig {
-  return { identity: loadIdentityConfig(env), files: loadFileLimits(env), chat: readChatLimits(env) };
+  return { identity: loadIdentityConfig(env), files: loadFileLimits(env), chat: readChatLimits(env), jobs: loadJobSettings(env) };
 }

@@ -9,7 +9,6 @@ import { selectList } from './entity-query.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import type { EntityService } from './entity-service.ts';
 import { csvRowWriter } from './csv-row-writer.ts';
-import { csvLocalization, readExportLocale } from './csv-localization.ts';
 import { parseListQuery, type RawQuery } from './list-query.ts';
 import type { FilterArgument } from './parse-filters.ts';
 import { RefDisplayCache } from './ref-display-cache.ts';
@@ -42,9 +41,16 @@ export class EntityExporter {
     private readonly service: EntityService,
     private readonly files: ExportFiles,
     private readonly log: FastifyBaseLogger,
+    private readonly queue?: (runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]) => Promise<ExportFile>,
   ) {}
 
-  async export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
+  /** Through the job queue when one is set (server/files/file-jobs.ts), else written in the request. */
+  export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
+    return this.queue ? this.queue(runtime, context, raw, typedFilters) : this.write(runtime, context, raw, typedFilters);
+  }
+
+  /** Writes the export file; `onRows` hears the rows written so far (and may throw to stop: a cancelled job). */
+  async write(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[], onRows?: (rows: number) => void): Promise<ExportFile> {
     const started = Date.now();
     raw = this.service.hooks.exportQuery(runtime.model.name, raw);
     const format = readFormat(runtime, raw.format);
@@ -57,15 +63,13 @@ export class EntityExporter {
     const target = await this.files.reserve(runtime.model.name, format === 'CSV' ? 'csv' : 'json', context);
     const { name, file } = target;
     let out: TextFileWriter;
-    // Optional (CSV only): header labels and values in a language for people; absent keeps field names and stored values.
-    const locale = readExportLocale(raw.locale);
     try {
       out = await TextFileWriter.create(file);
     } catch (error) {
       target.release();
       throw error;
     }
-    const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes), locale ? csvLocalization(runtime, locale) : undefined) : null;
+    const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes)) : null;
     let rowCount = 0;
     try {
       // CSV starts with a BOM so spreadsheet programs read the UTF-8 (accents) correctly.
@@ -88,6 +92,7 @@ export class EntityExporter {
         if (out.bytesWritten > target.maxBytes) throw exportQuotaError(this.files.limits.exportQuotaBytes);
         const before = rowCount;
         rowCount += batch.rows.length;
+        onRows?.(rowCount);
         if (Math.floor(rowCount / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) {
           this.log.info({ entity: runtime.model.name, rowCount }, 'export progress');
         }

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { FieldModel, FileFormat } from '../../generator/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import type { FileLimits } from '../files/file-limits.ts';
@@ -36,6 +36,19 @@ export interface ImportReport {
   errors: ImportRowError[];
 }
 
+/** One uploaded import file and the query it came with (format, separator, dryRun). */
+export interface ImportJob {
+  entity: string;
+  query: Record<string, string | undefined>;
+  filename: string;
+  content: Buffer;
+}
+
+export interface ImportOptions {
+  log: Pick<FastifyBaseLogger, 'info'>;
+  onProgress?: (done: number, total: number) => void;
+}
+
 /** A string holding U+0000, which PostgreSQL cannot store (same key as the request-level 400). */
 const NUL_REASON = 'validation.nulCharacter';
 const FORMAT_BY_EXTENSION: Record<string, FileFormat> = { csv: 'CSV', json: 'JSON' };
@@ -65,40 +78,51 @@ export class EntityImporter {
     private readonly database: Database,
     private readonly service: EntityService,
     private readonly limits: Pick<FileLimits, 'importMaxRows' | 'concurrentPerUser'>,
+    /** Runs the import as a durable job and waits for its report (server/files/file-jobs.ts); absent: in the request. */
+    private readonly queue?: (job: ImportJob, context: RequestContext) => Promise<ImportReport>,
   ) {
     this.running = new ConcurrencyLimit(limits.concurrentPerUser, 'imports');
   }
 
   async import(runtime: EntityRuntime, request: FastifyRequest): Promise<ImportReport> {
     const query = (request.query ?? {}) as Record<string, string | undefined>;
-    const dryRun = readBoolean(query.dryRun, 'dryRun');
+    readBoolean(query.dryRun, 'dryRun');
     const release = this.running.acquire(limitKey(request.context));
     try {
-      return await this.run(runtime, request, query, dryRun);
+      const upload = await readUploadedFile(request);
+      const job: ImportJob = { entity: runtime.model.name, query: { ...query }, filename: upload.filename, content: upload.content };
+      return this.queue ? await this.queue(job, request.context) : await this.importFile(job, request.context, { log: request.log });
     } finally {
       release();
     }
   }
 
-  private async run(runtime: EntityRuntime, request: FastifyRequest, query: Record<string, string | undefined>, dryRun: boolean): Promise<ImportReport> {
-    const upload = await readUploadedFile(request);
-    const format = readFormat(runtime, query.format, upload.filename);
+  /**
+   * Validates (and, unless a dry run, writes) an uploaded file's rows for `context`: the work of
+   * an import job (server/jobs), reporting rows checked of the total through `onProgress`, which
+   * may throw to stop (a cancelled job).
+   */
+  async importFile(job: ImportJob, context: RequestContext, options: ImportOptions): Promise<ImportReport> {
+    const runtime = this.service.runtime(job.entity);
+    const query = job.query;
+    const dryRun = readBoolean(query.dryRun, 'dryRun');
+    const format = readFormat(runtime, query.format, job.filename);
     const max = this.limits.importMaxRows;
-    const sources = format === 'CSV' ? await readCsvRows(upload.content, query.separator, max) : await readJsonRows(upload.content, max);
+    const sources = format === 'CSV' ? await readCsvRows(job.content, query.separator, max) : await readJsonRows(job.content, max);
     // A real import checks and writes as single creates do: under the entity's `serialise` hook
     // (identity's write lock for users, roles, tenants), so its checks and its write are one step.
-    // The file is read before, so a slow upload never holds the lock.
-    if (dryRun) return this.checkAndWrite(runtime, request, format, sources, true);
-    return this.service.serialised(runtime.model.name, () => this.checkAndWrite(runtime, request, format, sources, false));
+    // The file is parsed before, so parsing never holds the lock.
+    if (dryRun) return this.checkAndWrite(runtime, context, format, sources, true, options);
+    return this.service.serialised(job.entity, () => this.checkAndWrite(runtime, context, format, sources, false, options));
   }
 
-  private async checkAndWrite(runtime: EntityRuntime, request: FastifyRequest, format: FileFormat, sources: unknown[], dryRun: boolean): Promise<ImportReport> {
+  private async checkAndWrite(runtime: EntityRuntime, context: RequestContext, format: FileFormat, sources: unknown[], dryRun: boolean, options: ImportOptions): Promise<ImportReport> {
     const errors: ImportRowError[] = [];
     const inserts: PreparedInsert[] = [];
     /** What each insert set, for the afterChange hooks (same index as `inserts`). */
     const written: Record<string, unknown>[] = [];
     const seenUnique = new Set<string>();
-    const refs = new ImportRefResolver(this.database, this.service.runtimes, request.context);
+    const refs = new ImportRefResolver(this.database, this.service.runtimes, context);
     const timer = sliceTimer();
     let invalid = 0;
     for (let first = 0; first < sources.length; first += ROWS_PER_SLICE) {
@@ -124,7 +148,7 @@ export class EntityImporter {
       await refs.resolve(runtime, items);
       for (const item of items) {
         if (item.errors.length === 0) {
-          const prepared = await this.service.prepareInsert(runtime, request.context, item.body);
+          const prepared = await this.service.prepareInsert(runtime, context, item.body);
           if (prepared.ok) {
             // Two rows of the same file may clash with each other, not only with stored records.
             for (const unique of prepared.insert.uniqueValues) {
@@ -146,6 +170,7 @@ export class EntityImporter {
         }
         if (timer.due()) await yieldToEventLoop();
       }
+      options.onProgress?.(Math.min(first + ROWS_PER_SLICE, sources.length), sources.length);
     }
     const report: ImportReport = { dryRun, total: sources.length, valid: sources.length - invalid, invalid, created: 0, errors };
     if (dryRun) return report;
@@ -159,8 +184,8 @@ export class EntityImporter {
       throw error;
     }
     await this.database.runAll(inserts.map((insert) => insert.query));
-    await this.afterChange(runtime, request.context, inserts, written);
-    request.log.info({ entity: runtime.model.name, created: inserts.length }, 'import written');
+    await this.afterChange(runtime, context, inserts, written);
+    options.log.info({ entity: runtime.model.name, created: inserts.length }, 'import written');
     return { ...report, created: inserts.length };
   }
 

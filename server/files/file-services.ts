@@ -7,6 +7,8 @@ import type { EntityService } from '../entities/entity-service.ts';
 import { system } from '../entities/system-context.ts';
 import { registerExportDownloadRoute } from './export-download-route.ts';
 import { ExportFiles, exportLinkKey } from './export-files.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { registerFileJobs } from './file-jobs.ts';
 import type { FileLimits } from './file-limits.ts';
 import { ByteBudget, ConcurrencyLimit } from './user-limiter.ts';
 
@@ -26,8 +28,8 @@ export interface FileServices {
 const DAY_MS = 24 * 3600_000;
 
 /**
- * Exports, imports and upload limits, wired together: the signed download route, the periodic
- * sweep of old export files (started with the server, stopped on close) and the per-user limits
+ * Exports, imports and upload limits, wired together: the signed download route, imports and
+ * exports as jobs, the scheduled sweep of old export files and the per-user limits
  * (server/files/file-limits.ts for the settings).
  */
 export function createFileServices(deps: {
@@ -39,6 +41,7 @@ export function createFileServices(deps: {
   signingSecret: string;
   /** server/files/file-limits.ts, read at start by server/config.ts loadFeatureConfig. */
   limits: FileLimits;
+  jobs: JobQueue;
 }): FileServices {
   const { app, config, database, service } = deps;
   const { limits } = deps;
@@ -58,11 +61,20 @@ export function createFileServices(deps: {
     },
   });
   registerExportDownloadRoute(app, exports);
-  app.addHook('onReady', async () => exports.start());
-  app.addHook('onClose', async () => exports.stop());
+  // Imports and exports run as durable jobs; old export files go in a scheduled job (file-jobs.ts).
+  const fileJobs = registerFileJobs(deps.jobs, {
+    dataDir: config.dataDir,
+    exports,
+    exporter: () => exporter,
+    importer: () => importer,
+    runtime: (entity) => service.runtime(entity),
+    sweepEveryMs: limits.sweepIntervalMs,
+  });
+  const exporter = new EntityExporter(database, service, exports, app.log, fileJobs.queueExport);
+  const importer = new EntityImporter(database, service, limits, fileJobs.queueImport);
   return {
-    exporter: new EntityExporter(database, service, exports, app.log),
-    importer: new EntityImporter(database, service, limits),
+    exporter,
+    importer,
     exports,
     uploads: { running: new ConcurrencyLimit(limits.concurrentPerUser * 2, 'uploads'), budget: new ByteBudget(limits.uploadQuotaBytes, DAY_MS) },
     limits,

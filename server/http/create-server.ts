@@ -18,6 +18,7 @@ import { registerEntityRoutes } from '../entities/entity-routes.ts';
 import { buildEntityRuntimes } from '../entities/entity-runtime.ts';
 import { EntityService } from '../entities/entity-service.ts';
 import { createFileServices } from '../files/file-services.ts';
+import { createJobQueue } from '../jobs/create-job-queue.ts';
 import { registerFileRoutes } from '../files/file-routes.ts';
 import { readOrCreateSecret } from '../identity/secret-store.ts';
 import { createIdentity, type Identity } from '../identity/create-identity.ts';
@@ -152,10 +153,12 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
 
   registerHealthRoute(app);
   // Export download links are signed with a key derived from the token secret (the same value identity uses).
-  const files = createFileServices({ app, config, database, service, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
+  // Long work (training, imports, exports, parsing) runs as durable jobs, the same on every instance.
+  const jobs = await createJobQueue(app, database, featureConfig.jobs);
+  const files = createFileServices({ app, config, database, service, jobs, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
   registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });
   registerFileRoutes(app, config.dataDir, files.uploads);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs });
   await registerConsole(app, config.distDir);
   return { app, database, service, identity, routes };
 }

@@ -6,6 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import type { Identity } from '../identity/create-identity.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { identityFeature } from '../identity/identity-feature.ts';
 import { settingsFeature } from '../settings/settings-feature.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
@@ -35,6 +36,8 @@ export interface FeatureDependencies {
   enforce: Enforce;
   /** The one exporter (its files, quota and signed download links are shared by REST and GraphQL). */
   exporter: EntityExporter;
+  /** The durable job queue for long work (server/jobs): features register their job kinds on it. */
+  jobs: JobQueue;
 }
 
 /** A hand-written part of the API (identity, settings, RAG, chat): registers its routes and hooks. */

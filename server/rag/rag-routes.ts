@@ -4,13 +4,15 @@ import { resolveInside } from '../files/resolve-inside.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { FeatureDependencies } from '../http/server-features.ts';
+import { isFinished } from '../jobs/job-record.ts';
+import { JobStopped } from '../jobs/job-queue.ts';
 import { createLlmProvider } from '../llm/llm-provider-registry.ts';
 import { LlmError } from '../llm/llm-error.ts';
 import { improveText, MAX_IMPROVE_LENGTH } from './api/improve-text.ts';
-import { TrainingJobs } from './api/training-jobs.ts';
+import { trainingKey, trainingStatusOf } from './api/training-jobs.ts';
 import { chunkTextYielding } from './chunk/chunk-text.ts';
 import { parseStoredFile } from './parse/parse-file.ts';
-import { parseUrl } from './parse/parse-url.ts';
+import { checkUrl, parseUrl } from './parse/parse-url.ts';
 import { RagError } from './rag-error.ts';
 import { configuredRetrievalIndex } from './search/configured-retrieval-index.ts';
 import { MAX_QUERY_LENGTH } from './search/index-input.ts';
@@ -36,7 +38,7 @@ export async function registerRagFeature(app: FastifyInstance, deps: FeatureDepe
     app.log.info({ retrieval: chosen.retrieval }, 'RAG index ready');
   });
   await currentIndex();
-  const jobs = new TrainingJobs();
+  const { jobs } = deps;
   const record = new TrainingRecord(database, service);
 
   const knowledgeModel = requireModel(entities, 'knowledge');
@@ -64,16 +66,18 @@ export async function registerRagFeature(app: FastifyInstance, deps: FeatureDepe
       if (!(await resolveInside(config.dataDir, filepath))) {
         throw new RagError('fileNotFound', `File not found: ${filepath}`, { field: 'filepath' });
       }
-      const { content } = await parseStoredFile(config.dataDir, filepath, { maxBytes: config.maxUploadBytes });
-      return { content };
+      // Parsed as a job (server/jobs): the console's jobs panel shows it, any instance may run it.
+      const { result } = await jobs.run({ kind: 'parse-file', payload: { filepath }, context: request.context, subject: { label: filepath } });
+      return result as { content: string };
     }),
   );
 
   app.post('/api/rag/parse-url', { config: editSources }, async (request) =>
     rag(async () => {
-      const { allowPrivateUrls } = await readSettings();
-      const { content } = await parseUrl(bodyOf(request).url, { allowPrivate: allowPrivateUrls });
-      return { content };
+      // Checked here so only a well-formed URL is ever stored in a job.
+      const url = checkUrl(bodyOf(request).url).href;
+      const { result } = await jobs.run({ kind: 'parse-url', payload: { url }, context: request.context, subject: { label: url.slice(0, 200) } });
+      return result as { content: string };
     }),
   );
 
@@ -122,57 +126,92 @@ export async function registerRagFeature(app: FastifyInstance, deps: FeatureDepe
     }),
   );
 
-  app.get<Params>('/api/rag/train/:id', { config: updateKnowledge }, async (request) =>
-    rag(async () => {
-      const knowledge = await loadKnowledge(request);
-      const id = String(knowledge._id);
-      if (!jobs.start(id)) {
-        throw new RagError('trainingInProgress', 'This knowledge base is already being trained; wait for it to finish');
-      }
-      try {
+  // A training runs as a job: at most one queued or running per knowledge base across instances
+  // (the queue's singleton key), its progress readable from any instance. The replace is atomic, so
+  // a run whose instance died is safe to run again once; a failure is recorded on the knowledge.
+  jobs.handle<{ knowledgeId: string }>('train', {
+    maxAttempts: 2,
+    onFailed: async (job, error) => record.failed((job.payload as { knowledgeId: string }).knowledgeId, error),
+    run: ({ payload, context, progress, signal }) =>
+      rag(async () => {
+        const knowledge = await service.findById('knowledge', context, payload.knowledgeId);
+        const id = String(knowledge._id);
+        progress(0, 0, 'planning');
+        const stopped = () => {
+          if (signal.aborted) throw signal.reason instanceof JobStopped ? signal.reason : new JobStopped('cancelled');
+        };
         const sourceIds = refIds(knowledge.sources);
-        const sources = (await service.findByIds('knowledgesource', request.context, sourceIds)) as unknown as TrainingSource[];
+        const sources = (await service.findByIds('knowledgesource', context, sourceIds)) as unknown as TrainingSource[];
         const { allowPrivateUrls } = await readSettings();
         const plan = await planTraining({ ...(knowledge as TrainingKnowledge), sources: sourceIds }, sources, {
           parseFile: async (file) => {
+            stopped();
             if (!(await resolveInside(config.dataDir, file.filepath))) throw new RagError('fileNotFound', `File not found: ${file.filepath}`);
             return (await parseStoredFile(config.dataDir, file.filepath, { maxBytes: config.maxUploadBytes })).content;
           },
-          parseUrl: async (url) => (await parseUrl(url, { allowPrivate: allowPrivateUrls })).content,
+          parseUrl: async (url) => {
+            stopped();
+            return (await parseUrl(url, { allowPrivate: allowPrivateUrls })).content;
+          },
         });
+        stopped();
         const chosen = await currentIndex();
         const index = chosen.index;
         let phase: 'embedding' | 'indexing' = chosen.embedder && !chosen.warning ? 'embedding' : 'indexing';
         let last = -1;
+        // progress() throws once the job is cancelled: the replace stops and the previous index stays.
         const result = await index.replace(id, plan.chunks, ({ done, total }) => {
           // HybridIndex reports twice over 0..total: embeddings first, then the BM25 index.
           if (phase === 'embedding' && done < last) phase = 'indexing';
           last = done;
-          jobs.progress(id, phase, done, total);
+          progress(done, total, phase);
         });
         const stats = await index.stats(id);
         // Persisted before the job ends, so a status call never sees "done" without its record.
         await record.succeeded(id, { trainedAt: stats.trainedAt, chunks: stats.chunks, problems: plan.problems, sources: plan.sources });
-        jobs.finish(id, plan.problems);
         return { ...result, chunks: stats.chunks, trainedAt: stats.trainedAt, problems: plan.problems };
-      } catch (error) {
-        const known = toHttpError(error);
-        const failure = known ? { message: known.message, i18nMessage: known.i18nMessage } : { message: 'Training failed unexpectedly', i18nMessage: 'error.server' };
-        await record.failed(id, failure).catch((cause) => request.log.error({ err: cause }, 'could not record the failed training'));
-        jobs.fail(id, failure);
-        throw known ?? error;
-      }
+      }),
+  });
+  jobs.handle<{ filepath: string }>('parse-file', {
+    maxAttempts: 2,
+    run: ({ payload }) => rag(async () => parseStoredFile(config.dataDir, payload.filepath, { maxBytes: config.maxUploadBytes }).then(({ content }) => ({ content }))),
+  });
+  jobs.handle<{ url: unknown }>('parse-url', {
+    maxAttempts: 2,
+    retryOnError: true,
+    run: ({ payload }) =>
+      rag(async () => {
+        const { allowPrivateUrls } = await readSettings();
+        const { content } = await parseUrl(payload.url, { allowPrivate: allowPrivateUrls });
+        return { content };
+      }),
+  });
+
+  // Enqueues the training and answers when it ends (spec §7: the response is the training's result).
+  app.get<Params>('/api/rag/train/:id', { config: updateKnowledge }, async (request) =>
+    rag(async () => {
+      const knowledge = await loadKnowledge(request);
+      const id = String(knowledge._id);
+      const queued = await jobs.enqueue({
+        kind: 'train',
+        singletonKey: trainingKey(id),
+        payload: { knowledgeId: id },
+        context: request.context,
+        subject: { entity: 'knowledge', id, label: typeof knowledge.name === 'string' ? knowledge.name : '' },
+      });
+      if (!queued) throw new RagError('trainingInProgress', 'This knowledge base is already being trained; wait for it to finish');
+      return jobs.outcome(queued.id);
     }),
   );
 
-  // The running job of this process (progress), else the last outcome stored on the record
-  // (trainingState, trainedAt, trainedChunks, trainingProblems), which survives restarts.
+  // The training job (progress; read from the queue, so the same on every instance), else the last
+  // outcome stored on the record (trainingState, trainedAt, trainedChunks, trainingProblems).
   app.get<Params>('/api/rag/status/:id', { config: viewKnowledge }, async (request) => {
     const knowledge = await loadKnowledge(request);
     const id = String(knowledge._id);
     const stats = await (await currentIndex()).index.stats(id);
-    const job = jobs.get(id);
     const outcome = (knowledge.trainingState as string | null | undefined) ?? null;
+    const job = trainingStatusOf(await jobs.latest(trainingKey(id)), outcome !== null);
     const stored = Array.isArray(knowledge.trainingProblems) ? (knowledge.trainingProblems as TrainingProblem[]) : [];
     const last = job.state === 'idle' && outcome !== null
       ? { state: outcome === 'failed' ? ('failed' as const) : ('done' as const), problems: outcome === 'failed' ? [] : stored }
@@ -187,10 +226,10 @@ export async function registerRagFeature(app: FastifyInstance, deps: FeatureDepe
     rag(async () => {
       const knowledge = await loadKnowledge(request);
       const id = String(knowledge._id);
-      if (jobs.isRunning(id)) throw new RagError('trainingInProgress', 'This knowledge base is being trained; clear it when the training ends');
+      const training = await jobs.latest(trainingKey(id));
+      if (training && !isFinished(training.state)) throw new RagError('trainingInProgress', 'This knowledge base is being trained; clear it when the training ends');
       const result = await (await currentIndex()).index.clear(id);
       await record.cleared(id);
-      jobs.forget(id);
       return result;
     }),
   );

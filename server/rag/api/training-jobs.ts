@@ -1,11 +1,13 @@
+import type { JobRecord, JobState } from '../../jobs/job-record.ts';
 import type { TrainingProblem } from '../train/plan-training.ts';
 
 /**
- * Where one knowledge's training stands in this process, as GET /api/rag/status/:id reports it
- * (the route adds the last outcome stored on the knowledge record, see train/training-record.ts).
+ * Where one knowledge's training stands, as GET /api/rag/status/:id reports it: read from the
+ * job queue (server/jobs), so every instance answers the same; the route adds the last outcome
+ * stored on the knowledge record (see train/training-record.ts).
  */
 export interface TrainingStatus {
-  /** idle: never trained in this process (see `trainedAt` for the index's own record). */
+  /** idle: no training known (see `trainedAt` for the index's own record). A queued training is `running`. */
   state: 'idle' | 'running' | 'done' | 'failed';
   /** planning: reading sources, files and pages; embedding / indexing: `done` of `total`. */
   phase: 'planning' | 'embedding' | 'indexing' | null;
@@ -17,50 +19,44 @@ export interface TrainingStatus {
   finishedAt: string | null;
   /** What contributed nothing (empty text, dead link...), from the last training. */
   problems: TrainingProblem[];
+  /** The training job (GET /api/jobs/:id) and its own state (queued, running, done, failed, cancelled). */
+  jobId?: string;
+  jobState?: JobState;
 }
 
+/** The singleton key of a knowledge's training: one queued or running per knowledge, across instances. */
+export function trainingKey(knowledgeId: string): string {
+  return `train:${knowledgeId}`;
+}
+
+const IDLE: TrainingStatus = { state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, problems: [] };
+const PHASES = new Set(['planning', 'embedding', 'indexing']);
+
 /**
- * The trainings of this process by knowledge id: at most one running per knowledge (a second one
- * is refused with 409 before any work starts), the outcome of the last one kept for the status
- * route. Several API instances each know only their own trainings (see server/rag/README.md).
+ * The status a training job gives. A finished job only counts while the record still has an
+ * outcome (`recorded`): after a clear the last job no longer describes the (empty) index. A
+ * cancelled training changed nothing, so the record's outcome speaks.
  */
-export class TrainingJobs {
-  readonly #jobs = new Map<string, TrainingStatus>();
-
-  get(id: string): TrainingStatus {
-    return this.#jobs.get(id) ?? { state: 'idle', phase: null, done: 0, total: 0, startedAt: null, finishedAt: null, problems: [] };
+export function trainingStatusOf(job: JobRecord | null, recorded: boolean): TrainingStatus {
+  if (!job) return IDLE;
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  const ids = { jobId: job.id, jobState: job.state };
+  const base = { startedAt: iso(job.startedAt ?? job.createdAt), finishedAt: iso(job.finishedAt) };
+  if (job.state === 'queued' || job.state === 'running') {
+    const phase = job.progress.phase && PHASES.has(job.progress.phase) ? (job.progress.phase as TrainingStatus['phase']) : 'planning';
+    return { ...IDLE, ...base, ...ids, state: 'running', phase, done: job.progress.done, total: job.progress.total };
   }
-
-  isRunning(id: string): boolean {
-    return this.#jobs.get(id)?.state === 'running';
+  if (!recorded || job.state === 'cancelled') return { ...IDLE, ...ids };
+  if (job.state === 'failed') {
+    return {
+      ...IDLE,
+      ...base,
+      ...ids,
+      state: 'failed',
+      error: job.error?.message ?? 'Training failed',
+      ...(job.error?.i18nMessage ? { i18nMessage: job.error.i18nMessage } : {}),
+    };
   }
-
-  /** Returns false when one is already running for `id`. */
-  start(id: string): boolean {
-    if (this.isRunning(id)) return false;
-    this.#jobs.set(id, { state: 'running', phase: 'planning', done: 0, total: 0, startedAt: new Date().toISOString(), finishedAt: null, problems: [] });
-    return true;
-  }
-
-  progress(id: string, phase: TrainingStatus['phase'], done: number, total: number): void {
-    const job = this.#jobs.get(id);
-    if (job?.state === 'running') Object.assign(job, { phase, done, total });
-  }
-
-  finish(id: string, problems: TrainingStatus['problems']): void {
-    const job = this.#jobs.get(id);
-    if (job) Object.assign(job, { state: 'done', phase: null, done: job.total, finishedAt: new Date().toISOString(), problems });
-  }
-
-  fail(id: string, error: { message: string; i18nMessage?: string }): void {
-    const job = this.#jobs.get(id);
-    if (!job) return;
-    Object.assign(job, { state: 'failed', phase: null, error: error.message, finishedAt: new Date().toISOString() });
-    if (error.i18nMessage) job.i18nMessage = error.i18nMessage;
-  }
-
-  /** After a clear the last outcome no longer describes the (empty) index. */
-  forget(id: string): void {
-    if (!this.isRunning(id)) this.#jobs.delete(id);
-  }
+  const problems = (job.result as { problems?: TrainingProblem[] } | null)?.problems ?? [];
+  return { ...IDLE, ...base, ...ids, state: 'done', done: job.progress.total, total: job.progress.total, problems };
 }

@@ -87,7 +87,8 @@ export async function parseUrl(url: unknown, options: ParseUrlOptions = {}): Pro
   }
 }
 
-function checkUrl(value: unknown): URL {
+/** The URL as parseUrl accepts it (http/https, credentials-free), else the RagError saying why. */
+export function checkUrl(value: unknown): URL {
   if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) {
     throw new RagError('invalidInput', `url must be a string of at most ${MAX_URL_LENGTH} characters`, { field: 'url' });
   }
