@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
-import type { EntityService } from '../entities/entity-service.ts';
+import type { EntityRecord, EntityService } from '../entities/entity-service.ts';
+import type { ListQuery } from '../entities/list-query.ts';
+import { system } from '../entities/system-context.ts';
+import { HttpError } from '../http/http-error.ts';
 import type { IdentityConfig } from '../identity/identity-config.ts';
-import { hashPassword } from '../identity/password-hasher.ts';
 import { allPermissions } from '../identity/permission-catalog.ts';
 import { seedSettings } from '../settings/seed-settings.ts';
-import { insertRecord, updateRecord } from './insert-record.ts';
 
 export const ADMIN_ROLE_NAME = 'Admin';
 export const USER_ROLE_NAME = 'User';
@@ -51,12 +52,19 @@ export async function seedDatabase(options: SeedOptions): Promise<void> {
   if (has('setting')) await seedSettings(options.database, options.service.runtime('setting'));
 }
 
+/**
+ * Seeds write through the entity service as system() (server/entities/README.md): the same
+ * validation, defaults, secret encoding (the admin's password is hashed by the service) and
+ * hooks as any write, without the access rules, and with the read-only fields a seed sets
+ * (role.readonly is an ordinary field; system() could also set read-only ones).
+ */
+function byField(field: string, value: unknown, limit: number, orderBy: string | null = null): ListQuery {
+  return { limit, offset: 0, orderBy, order: 'asc', search: null, filters: [{ column: field, operator: 'eq', value, list: false }] };
+}
+
 async function findId(options: SeedOptions, entity: string, field: string, value: string): Promise<string | null> {
-  const runtime = options.service.runtime(entity);
-  const row = await options.database.first(
-    options.database.kysely.selectFrom(runtime.table).select('_id').where(field, '=', value).limit(1).compile(),
-  );
-  return row ? String(row._id) : null;
+  const [record] = await options.service.find(entity, system(), byField(field, value, 1));
+  return record ? String(record._id) : null;
 }
 
 /**
@@ -65,26 +73,25 @@ async function findId(options: SeedOptions, entity: string, field: string, value
  * every permission on the next start).
  */
 async function findAdminRole(options: SeedOptions): Promise<string | null> {
-  const { database } = options;
-  const runtime = options.service.runtime('role');
-  const rows = await database.all(
-    database.kysely.selectFrom(runtime.table).select(['_id', 'readonly']).where('name', '=', ADMIN_ROLE_NAME).orderBy('createdAt').orderBy('_id').compile(),
-  );
-  const locked = rows.find((row) => database.dialect.decode('boolean', row.readonly) === true);
-  return locked ? String(locked._id) : rows.length > 0 ? String(rows[0]._id) : null;
+  const roles = await options.service.find('role', system(), byField('name', ADMIN_ROLE_NAME, 100, 'createdAt'));
+  const locked = roles.find((role) => role.readonly === true);
+  return locked ? String(locked._id) : roles.length > 0 ? String(roles[0]._id) : null;
 }
 
 async function seedRoles(options: SeedOptions): Promise<string> {
-  const { database, service } = options;
-  const runtime = service.runtime('role');
+  const { service } = options;
   const permissions = allPermissions(options.entities);
   let adminId = await findAdminRole(options);
-  if (adminId) await updateRecord(database, runtime, adminId, { permissions, readonly: true });
-  else adminId = await insertRecord(database, runtime, { name: ADMIN_ROLE_NAME, permissions, childRoles: [], readonly: true });
+  if (adminId) await service.update('role', system(), adminId, { permissions, readonly: true });
+  else adminId = idOf(await service.create('role', system(), { name: ADMIN_ROLE_NAME, permissions, childRoles: [], readonly: true }));
   if (!(await findId(options, 'role', 'name', USER_ROLE_NAME))) {
-    await insertRecord(database, runtime, { name: USER_ROLE_NAME, permissions: USER_ROLE_PERMISSIONS, childRoles: [], readonly: false });
+    await service.create('role', system(), { name: USER_ROLE_NAME, permissions: USER_ROLE_PERMISSIONS, childRoles: [], readonly: false });
   }
   return adminId;
+}
+
+function idOf(record: EntityRecord): string {
+  return String(record._id);
 }
 
 /**
@@ -98,34 +105,35 @@ export function seededAdminEmail(username: string): string {
 }
 
 async function seedAdminUser(options: SeedOptions, adminRoleId: string): Promise<void> {
-  const { identity, database } = options;
+  const { identity, service } = options;
   const existing = await findId(options, 'user', 'username', identity.adminUsername);
   if (existing) {
     // Databases seeded before this release hold `<username>@localhost`, which the user schema
     // refuses (the admin record could not be saved). Only that exact seeded value is replaced.
-    const runtime = options.service.runtime('user');
-    await database.run(
-      database.kysely
-        .updateTable(runtime.table)
-        .set({ email: seededAdminEmail(identity.adminUsername), updatedAt: new Date().toISOString() })
-        .where('_id', '=', existing)
-        .where('email', '=', `${identity.adminUsername}@localhost`)
-        .compile(),
-    );
+    const user = await service.findById('user', system(), existing);
+    if (user.email === `${identity.adminUsername}@localhost`) {
+      await service.update('user', system(), existing, { email: seededAdminEmail(identity.adminUsername) });
+    }
     return;
   }
   const generated = !identity.adminPassword;
   const password = identity.adminPassword ?? randomBytes(12).toString('base64url');
-  await insertRecord(options.database, options.service.runtime('user'), {
-    username: identity.adminUsername,
-    name: 'Administrator',
-    email: seededAdminEmail(identity.adminUsername),
-    phone: '-',
-    password: await hashPassword(password),
-    role: adminRoleId,
-    tenant: null,
-    active: true,
-  });
+  try {
+    await service.create('user', system(), {
+      username: identity.adminUsername,
+      name: 'Administrator',
+      email: seededAdminEmail(identity.adminUsername),
+      phone: '-',
+      password,
+      role: adminRoleId,
+      tenant: null,
+      active: true,
+    });
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    const problems = (error.inputErrors ?? []).map((e) => `${e.field}: ${e.reason}`).join(', ');
+    throw new Error(`The administrator to seed is refused by the user model (${problems || error.message}); check ADMIN_USERNAME and ADMIN_PASSWORD (8 to 64 characters)`);
+  }
   if (!generated) return;
   const file = path.join(options.dataDir, 'admin-password.txt');
   fs.writeFileSync(file, `${password}\n`, { mode: 0o600 });
@@ -139,8 +147,7 @@ async function seedAdminUser(options: SeedOptions, adminRoleId: string): Promise
 }
 
 async function seedTraceStatuses(options: SeedOptions): Promise<void> {
-  const runtime = options.service.runtime('bottracestatus');
   for (const status of DEFAULT_TRACE_STATUSES) {
-    if (!(await findId(options, 'bottracestatus', 'name', status.name))) await insertRecord(options.database, runtime, status);
+    if (!(await findId(options, 'bottracestatus', 'name', status.name))) await options.service.create('bottracestatus', system(), status);
   }
 }
