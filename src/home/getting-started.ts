@@ -38,12 +38,12 @@ type Permissions = Readonly<Record<string, { permissions: EntityPermissionNames 
 
 /** The steps this user may take: one whose entity or action they lack is hidden, and never counted. */
 export function visibleStartSteps(can: (permission: string) => boolean, entities: Permissions): StartStepDefinition[] {
-  return START_STEPS.filter((step) =>
-    step.needs.every(({ entity, action }) => {
-      const model = entities[entity];
-      return !!model && mayDo(can, model.permissions, action);
-    }),
-  );
+  const may = (entity: string, action: EntityAction) => {
+    const model = entities[entity];
+    return !!model && mayDo(can, model.permissions, action);
+  };
+  // Counting reads the entity's list: without view the server would refuse it (403).
+  return START_STEPS.filter((step) => step.needs.every(({ entity, action }) => may(entity, action)) && may(step.count.entity, 'view'));
 }
 
 /** Where each step's button leads, given the first knowledge base and bot (when there are). */

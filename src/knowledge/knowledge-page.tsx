@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Divider, Group, Progress, Stack, Text, Title } f
 import { IconAlertTriangle, IconArrowLeft, IconPlus, IconSchool } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router-dom';
+import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useEntityProvider, useRuntime } from '../../runtime/context/runtime-context.tsx';
 import { useCan } from '../../runtime/permissions/permissions-context.tsx';
 import { mayDo } from '../../shared/permissions/entity-access.ts';
@@ -21,7 +21,8 @@ import { useTrainingProgress } from './use-training-progress.ts';
 /**
  * A knowledge base's own page (/knowledge/:id): its training state, its sources each with theirs,
  * a "needs retraining" notice when a source changed after the last training, "Add content" (text,
- * files, links in one flow), training with progress, and the search of spec §2.
+ * files, links in one flow; /knowledge/:id?add&text=... opens it prefilled), training with progress,
+ * and the search of spec §2.
  */
 export default function KnowledgePage() {
   const { id = '' } = useParams<{ id: string }>();
@@ -55,7 +56,14 @@ export default function KnowledgePage() {
     void queryClient.invalidateQueries({ queryKey: ['knowledge'] });
   }, [queryClient]);
 
-  const [adding, setAdding] = useState(false);
+  // ?add opens "Add content" at once, ?text=... prefilled (e.g. an unanswered question to answer).
+  const [params, setParams] = useSearchParams();
+  const [adding, setAdding] = useState(() => params.has('add'));
+  const [initialText] = useState(() => params.get('text') ?? '');
+  const closeAdding = useCallback(() => {
+    setAdding(false);
+    if (params.has('add') || params.has('text')) setParams({}, { replace: true });
+  }, [params, setParams]);
   const training = useTraining(id, reload);
   const stale = record !== null && canViewSources && sources.isSuccess && needsRetraining(record, sourceList);
 
@@ -156,7 +164,7 @@ export default function KnowledgePage() {
           </Stack>
           <Divider />
           <KnowledgeSearchPanel id={id} />
-          <AddContentDialog opened={adding} knowledgeName={name} deps={deps} onClose={() => setAdding(false)} onTrained={reload} />
+          <AddContentDialog opened={adding && canAdd} knowledgeName={name} deps={deps} initialText={initialText} onClose={closeAdding} onTrained={reload} />
         </>
       )}
     </Stack>
