@@ -20,6 +20,7 @@ import { crudDialogReducer, initialCrudDialogState, type CrudOperation, type Cru
 import { cancelCrudDialog, submitCrudDialog, successMessageKeys } from './crud-controller.ts';
 import { CrudDialog } from './crud-dialog.tsx';
 import { crudFormQuery } from './crud-form-query.ts';
+import { filtersFromSearch } from './location-filters.ts';
 import { entityListParams, entityListQuery } from './entity-list-query.ts';
 import { requireRowActionIcon } from './row-action-icons.ts';
 import type { EntityRecord } from './prepare-record.ts';
@@ -50,7 +51,9 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   const keys = useMemo(() => entityQueryKeys(model.name), [model.name]);
   const { permissions, flags } = model;
 
-  const [table, dispatchTable] = useReducer(tableReducer, undefined, () => initialTableState());
+  const [table, dispatchTable] = useReducer(tableReducer, undefined, () =>
+    initialTableState({ filterValues: typeof window === 'undefined' ? {} : filtersFromSearch(model, window.location.search) }),
+  );
   const [searchText, setSearchText] = useState('');
   const [debouncedSearch] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   useEffect(() => dispatchTable({ type: 'setSearch', search: debouncedSearch.trim() }), [debouncedSearch]);

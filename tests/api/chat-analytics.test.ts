@@ -56,6 +56,7 @@ describe('chat analytics', () => {
     const res = await server.get(`/api/chat/analytics${qs({ bot: bot._id, from: today, to: today })}`);
     expect(res.status, res.text).toBe(200);
     expect(res.body.totals).toMatchObject({ answers: 3, unanswered: 2 });
+    expect(res.body.noAnswerStatus).toBe(noAnswer._id);
     expect(res.body.perDay).toEqual([expect.objectContaining({ day: today, answers: 3, unanswered: 2 })]);
     expect(res.body.unansweredQuestions).toEqual([
       { question: '¿Enviáis a Marte?', count: 2, lastAskedAt: expect.any(String), bot: { _id: bot._id, name: 'Sin respuesta', knowledge: knowledge._id }, trace: expect.any(String), conversation: null },

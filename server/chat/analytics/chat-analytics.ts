@@ -19,6 +19,8 @@ export interface ChatAnalytics {
   reactions: { reaction: string; count: number }[];
   /** Questions the bot could not answer (trace status no_answer), most recently asked first. */
   unansweredQuestions: UnansweredQuestion[];
+  /** The no_answer status's id, for a link to the trace list filtered on it (null before it is seeded). */
+  noAnswerStatus: string | null;
 }
 
 export interface UnansweredQuestion {
@@ -94,6 +96,7 @@ export async function chatAnalytics(database: Database, service: EntityService, 
     SELECT ${col('reaction')}, COUNT(*) AS count FROM ${table} WHERE ${where} AND ${col('reaction')} IS NOT NULL GROUP BY ${col('reaction')} ORDER BY count DESC`);
 
   const unanswered = await unansweredQuestions(database, service, table, where, isNoAnswer);
+  const [noAnswerStatus] = await run(sql`SELECT ${col('_id')} FROM ${sql.table(statuses)} WHERE name = ${NO_ANSWER_STATUS}`);
 
   const days = perDay.map((row) => ({
     day: String(row.day),
@@ -125,6 +128,7 @@ export async function chatAnalytics(database: Database, service: EntityService, 
     })),
     reactions: reactionRows,
     unansweredQuestions: unanswered,
+    noAnswerStatus: noAnswerStatus ? String(noAnswerStatus._id) : null,
   };
 }
 

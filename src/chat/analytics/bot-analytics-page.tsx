@@ -23,6 +23,7 @@ interface ChatAnalytics {
   reactions: { reaction: Reaction; count: number }[];
   unansweredQuestions: UnansweredQuestion[];
 }
+  noAnswerStatus: string | null;
 
 const COLORS = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'red.6', 'cyan.6', 'lime.6', 'pink.6', 'yellow.6', 'gray.6'];
 
@@ -146,6 +147,7 @@ function Charts({ data, from, to }: { data: ChatAnalytics; from: string; to: str
         canAddKnowledge={mayDo(can, entities.knowledge.permissions, 'update')}
         canViewConversations={mayDo(can, entities.conversation.permissions, 'view')}
       />
+        tracesHref={data.noAnswerStatus && mayDo(can, entities.bottrace.permissions, 'view') ? `/crud/bottrace?filter.status=${encodeURIComponent(data.noAnswerStatus)}` : null}
     </Stack>
   );
 }

@@ -13,11 +13,11 @@ export interface UnansweredQuestion {
 }
 
 /**
- * Where "add to knowledge" leads: the knowledge base's page with its add-content flow open on a
- * text source prefilled with the question (src/knowledge: ?addContent=text&text=...).
+ * Where "add to knowledge" leads: the knowledge base's page with its add-content flow open and its
+ * text prefilled with the question (src/knowledge/knowledge-page.tsx reads ?add and ?text).
  */
 export function addToKnowledgeHref(knowledgeId: string, question: string): string {
-  const query = new URLSearchParams({ addContent: 'text', text: question });
+  const query = new URLSearchParams({ add: 'text', text: question });
   return `/knowledge/${encodeURIComponent(knowledgeId)}?${query.toString()}`;
 }
 
@@ -25,14 +25,21 @@ export function addToKnowledgeHref(knowledgeId: string, question: string): strin
  * The questions the bots could not answer (trace status no_answer), latest first: each can be
  * answered by adding content to its bot's knowledge base, or read in its conversation.
  */
-export function UnansweredQuestions({ questions, canAddKnowledge, canViewConversations }: { questions: UnansweredQuestion[]; canAddKnowledge: boolean; canViewConversations: boolean }) {
+export function UnansweredQuestions({ questions, canAddKnowledge, canViewConversations, tracesHref }: { questions: UnansweredQuestion[]; canAddKnowledge: boolean; canViewConversations: boolean; tracesHref: string | null }) {
   const { t, i18n } = useTranslation();
   const when = new Intl.DateTimeFormat(i18n.language, { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', hour12: false });
   return (
     <Paper withBorder p="md" radius="md" data-testid="unanswered-questions">
-      <Title order={3} size="h5" mb="sm">
-        {t('analytics.unansweredList')}
-      </Title>
+      <Group justify="space-between" mb="sm">
+        <Title order={3} size="h5">
+          {t('analytics.unansweredList')}
+        </Title>
+        {tracesHref && (
+          <Anchor component={Link} size="sm" to={tracesHref} data-testid="unanswered-traces-link">
+            {t('analytics.unansweredTraces')}
+          </Anchor>
+        )}
+      </Group>
       {questions.length === 0 ? (
         <Text size="sm">{t('analytics.noUnanswered')}</Text>
       ) : (

@@ -8,6 +8,7 @@ import { bottraceOverrides } from '../../../src/overrides/bottrace/bottrace-over
 import { permissionLabelKeys, groupPermissions } from '../../../src/overrides/role/group-permissions.ts';
 import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
 import { successMessageKeys } from '../../../runtime/crud/crud-controller.ts';
+import { filtersFromSearch } from '../../../runtime/crud/location-filters.ts';
 import { prepareFormSchemas } from '../../../runtime/form/prepare-form-schemas.ts';
 import { runtimeLocales } from '../../../runtime/i18n/runtime-locales.ts';
 import { entities } from '../../../src/generated/entities.ts';
@@ -107,6 +108,14 @@ describe('bot traces are read-only in the console', () => {
     expect(screen.queryByRole('button', { name: 'Importar' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Exportar' })).toBeTruthy();
   }, 30_000);
+});
+
+describe('links that open a list filtered', () => {
+  it('?filter.<field>= sets the value of a declared filter only', () => {
+    expect(filtersFromSearch(entities.bottrace, '?filter.status=s3&filter.reaction=Helpful&filter.userMessage=x&view=t1')).toEqual({ status: 's3', reaction: 'Helpful' });
+    expect(filtersFromSearch(entities.bottrace, '?filter.status=')).toEqual({});
+    expect(filtersFromSearch(entities.bottrace, '')).toEqual({});
+  });
 });
 
 describe('words for people', () => {
