@@ -105,6 +105,7 @@ export function GettingStartedChecklist({ can }: { can: (permission: string) => 
                 </Text>
               </Stack>
               {!done &&
+                link &&
                 (link.external ? (
                   <Anchor href={link.to} target="_blank" rel="noreferrer" size="sm">
                     {t(`home.start.step.${step.name}.action`)}

@@ -46,8 +46,11 @@ export function visibleStartSteps(can: (permission: string) => boolean, entities
   return START_STEPS.filter((step) => step.needs.every(({ entity, action }) => may(entity, action)) && may(step.count.entity, 'view'));
 }
 
-/** Where each step's button leads, given the first knowledge base and bot (when there are). */
-export function startStepLink(name: StartStepName, first: { knowledgeId: string | null; botId: string | null }): { to: string; external: boolean } {
+/**
+ * Where each step's button leads, given the first knowledge base and bot (when there are); null:
+ * nothing to open yet (the chat and its QR need a bot: the "Create a bot" step leads there).
+ */
+export function startStepLink(name: StartStepName, first: { knowledgeId: string | null; botId: string | null }): { to: string; external: boolean } | null {
   const at = (id: string) => encodeURIComponent(id);
   switch (name) {
     case 'createKnowledge':
@@ -57,8 +60,8 @@ export function startStepLink(name: StartStepName, first: { knowledgeId: string 
     case 'createBot':
       return { to: '/crud/bot', external: false };
     case 'tryChat':
-      return first.botId ? { to: `/chat/${at(first.botId)}`, external: true } : { to: '/crud/bot', external: false };
+      return first.botId ? { to: `/chat/${at(first.botId)}`, external: true } : null;
     case 'share':
-      return first.botId ? { to: `/chat/qr/${at(first.botId)}`, external: true } : { to: '/crud/bot', external: false };
+      return first.botId ? { to: `/chat/qr/${at(first.botId)}`, external: true } : null;
   }
 }

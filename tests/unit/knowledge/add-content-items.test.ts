@@ -107,5 +107,7 @@ describe('getting started', () => {
     expect(startStepLink('addContent', { knowledgeId: null, botId: null }).to).toBe('/crud/knowledge');
     expect(startStepLink('tryChat', { knowledgeId: null, botId: 'b1' })).toEqual({ to: '/chat/b1', external: true });
     expect(startStepLink('share', { knowledgeId: null, botId: 'b1' })).toEqual({ to: '/chat/qr/b1', external: true });
+    // No bot yet: nothing to open (the "Create a bot" step leads there).
+    expect(startStepLink('tryChat', { knowledgeId: null, botId: null })).toBeNull();
   });
 });
