@@ -24,4 +24,6 @@ export const featureRoutes: FeatureRoute[] = [
   // The same rules as the API behind each screen: analytics reads traces, the search reads a knowledge base.
   { path: '/analytics', component: lazy(() => import('../chat/analytics/bot-analytics-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.bottrace.permissions, 'view') },
   { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.knowledge.permissions, 'view') },
+  // Every signed-in user has jobs of their own; the server filters what each one sees.
+  { path: '/jobs', component: lazy(() => import('../jobs/jobs-page.tsx')), layout: 'default', auth: true, permissions: null },
 ];
