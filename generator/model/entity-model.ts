@@ -2,7 +2,7 @@
 // Manifests are sanitised once into this shape: every default is filled in and every
 // optional value is `null` rather than absent, so consumers never re-derive defaults.
 // Types only: this module emits no code and is safe to import from server and browser.
-import type { EntityPermissionNames } from '../../shared/permissions/entity-access.ts';
+import type { EntityPermissionNames } from '../../contract/permissions/entity-access.ts';
 
 export const FIELD_TYPES = [
   'string', 'longString', 'password', 'enum', 'number', 'file', 'fullFile', 'boolean', 'date',
@@ -117,7 +117,7 @@ export interface RowActionModel {
   permission: string | null;
 }
 
-/** The action permissions (shared/permissions decides what each allows) plus the manifest's extras. */
+/** The action permissions (contract/permissions decides what each allows) plus the manifest's extras. */
 export interface PermissionsModel extends EntityPermissionNames {
   extra: string[];
   /** Every permission above, deduplicated, in declaration order. */

@@ -5,7 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEye, IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { mayDo } from '../../shared/permissions/entity-access.ts';
+import { mayDo } from '../../contract/permissions/entity-access.ts';
 import type { ClientEntityModel, FileFormat } from '../model/client-entity-model.ts';
 import { useCan } from '../permissions/permissions-context.tsx';
 import { requireProvider, useRuntime } from '../context/runtime-context.tsx';
@@ -58,7 +58,7 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   const [debouncedSearch] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
   useEffect(() => dispatchTable({ type: 'setSearch', search: debouncedSearch.trim() }), [debouncedSearch]);
 
-  // The server's rule for the same actions (shared/permissions): :manage implies the other four.
+  // The server's rule for the same actions (contract/permissions): :manage implies the other four.
   const canList = mayDo(can, permissions, 'view');
   const query = useMemo(
     () => entityListParams(model, table),

@@ -5,7 +5,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useEntityProvider, useRuntime } from '../context/runtime-context.tsx';
 import { useCan } from '../permissions/permissions-context.tsx';
-import { mayDo } from '../../shared/permissions/entity-access.ts';
+import { mayDo } from '../../contract/permissions/entity-access.ts';
 import { entityQueryKeys } from '../query/entity-query-keys.ts';
 import { refId } from '../crud/prepare-record.ts';
 import { refLabel } from '../table/format-cell.ts';

@@ -5,6 +5,7 @@ import type { FindQuery, ListQuery } from '../providers/queries.ts';
 import { serializeFilters } from './serialize-filters.ts';
 import { ApiError } from './api-error.ts';
 import { REQUEST_TIMEOUTS } from './request-timeouts.ts';
+import { entityEndpointUrl, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
 
 export interface RestTransportOptions {
   /** Prepended to every path; '' keeps URLs relative to the page (the dev proxy serves /api). */
@@ -57,17 +58,19 @@ export class RestTransport implements Transport, FileUploader {
   }
 
   async request<R>(operation: EntityOperation): Promise<R> {
+    // Every URL from the one endpoint table the server registers (contract/endpoints).
     const base = operation.entity.api.basePath;
+    const url = (name: EntityOperationName, params?: Record<string, string | readonly string[]>) => entityEndpointUrl(base, name, params);
     switch (operation.action) {
       case 'paginate': {
         const p = operation.params;
-        return this.call<R>({ method: 'GET', path: base, signal: p.signal, searchParams: { page: p.page, ...findParams(p) } });
+        return this.call<R>({ method: 'GET', path: url('paginate'), signal: p.signal, searchParams: { page: p.page, ...findParams(p) } });
       }
       case 'find':
-        return this.call<R>({ method: 'GET', path: `${base}/find`, signal: operation.params.signal, searchParams: findParams(operation.params) });
+        return this.call<R>({ method: 'GET', path: url('find'), signal: operation.params.signal, searchParams: findParams(operation.params) });
       case 'findOne': {
         try {
-          return await this.call<R>({ method: 'GET', path: `${base}/find-one`, signal: operation.params.signal, searchParams: findParams(operation.params) });
+          return await this.call<R>({ method: 'GET', path: url('findOne'), signal: operation.params.signal, searchParams: findParams(operation.params) });
         } catch (error) {
           // "Nothing matched" is an answer, not a failure, for a find-one.
           if (error instanceof ApiError && error.status === 404) return null as R;
@@ -75,42 +78,42 @@ export class RestTransport implements Transport, FileUploader {
         }
       }
       case 'findById':
-        return this.call<R>({ method: 'GET', path: `${base}/${encodeURIComponent(operation.params.id)}`, signal: operation.params.signal });
+        return this.call<R>({ method: 'GET', path: url('findById', { id: operation.params.id }), signal: operation.params.signal });
       case 'findByIds':
         return this.call<R>({
           method: 'GET',
-          path: `${base}/ids/${operation.params.ids.map(encodeURIComponent).join(',')}`,
+          path: url('findByIds', { ids: operation.params.ids }),
           signal: operation.params.signal,
         });
       case 'search':
-        return this.call<R>({ method: 'GET', path: `${base}/search`, signal: operation.params.signal, searchParams: { search: operation.params.search } });
+        return this.call<R>({ method: 'GET', path: url('search'), signal: operation.params.signal, searchParams: { search: operation.params.search } });
       case 'create':
-        return this.call<R>({ method: 'POST', path: base, json: operation.params.data, signal: operation.params.signal });
+        return this.call<R>({ method: 'POST', path: url('create'), json: operation.params.data, signal: operation.params.signal });
       case 'update':
         return this.call<R>({
           method: 'PUT',
-          path: `${base}/${encodeURIComponent(operation.params.id)}`,
+          path: url('update', { id: operation.params.id }),
           json: operation.params.data,
           signal: operation.params.signal,
         });
       case 'delete':
-        await this.call<unknown>({ method: 'DELETE', path: `${base}/${encodeURIComponent(operation.params.id)}`, signal: operation.params.signal });
+        await this.call<unknown>({ method: 'DELETE', path: url('delete', { id: operation.params.id }), signal: operation.params.signal });
         return true as R;
       case 'export': {
         const p = operation.params;
         const headers = p.headers ?? operation.entity.export.headers;
         return this.call<R>({
           method: 'GET',
-          path: `${base}/export`,
+          path: url('export'),
           signal: p.signal,
           searchParams: {
             format: p.format ?? 'JSON',
             headers: headers.length > 0 ? headers.join(',') : undefined,
             separator: p.separator ?? ';',
+            locale: p.locale,
             ...findParams({ ...p, limit: p.limit ?? 0 }),
           },
         });
-            locale: p.locale,
       }
       case 'import': {
         const p = operation.params;
@@ -118,7 +121,7 @@ export class RestTransport implements Transport, FileUploader {
         body.append('file', p.file, fileName(p.file, p.format));
         return this.call<R>({
           method: 'POST',
-          path: `${base}/import`,
+          path: url('import'),
           signal: p.signal,
           searchParams: { format: p.format, dryRun: p.dryRun ?? false },
           body,

@@ -1,6 +1,6 @@
 import type { EntityModel } from '../../generator/model/entity-model.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
-import { permissionsGranting } from '../../shared/permissions/entity-access.ts';
+import { permissionsGranting } from '../../contract/permissions/entity-access.ts';
 
 /**
  * What an action on an entity requires, for every transport (REST routes, GraphQL resolvers):

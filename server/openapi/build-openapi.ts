@@ -1,5 +1,6 @@
 import type { EntityModel, EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { EntitySchemas, JsonSchema } from '../generated/schemas.ts';
+import { ENTITY_ENDPOINTS, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
 
 /** One registered route and how it is protected (collected by the server as routes are added). */
 export interface DocumentedRoute {
@@ -79,17 +80,17 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
   const base = model.api.basePath;
   const record = { $ref: `#/components/schemas/${t}` };
   const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
-  const ops: Record<string, Operation> = {
-    [`GET ${base}`]: { summary: `Page of ${t} records`, parameters: listParameters(model, true), responses: { 200: { description: 'A page', ...json({ type: 'object', properties: { items: { type: 'array', items: record }, total: { type: 'integer' } }, required: ['items', 'total'] }) } } },
-    [`GET ${base}/find`]: { summary: `${t} records matching the query (no total)`, parameters: listParameters(model, false), responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
-    [`GET ${base}/find-one`]: { summary: `First ${t} matching the query`, parameters: listParameters(model, false).filter((p) => ['search', 'filters'].includes(String(p.name))), responses: { 200: { description: 'The record', ...json(record) } } },
-    [`GET ${base}/search`]: { summary: `${t} records whose searchable fields match`, parameters: [{ name: 'search', in: 'query', schema: { type: 'string' } }], responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
-    [`GET ${base}/ids/:ids`]: { summary: `${t} records by comma-joined ids`, responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
-    [`GET ${base}/:id`]: { summary: `One ${t}`, responses: { 200: { description: 'The record', ...json(record) } } },
-    [`POST ${base}`]: { summary: `Create a ${t}`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Create` }) }, responses: { 201: { description: 'Created', ...json(record) } } },
-    [`PUT ${base}/:id`]: { summary: `Update a ${t} (fields sent are merged over the stored record)`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Update` }) }, responses: { 200: { description: 'Updated', ...json(record) } } },
-    [`DELETE ${base}/:id`]: { summary: `Delete a ${t}`, responses: { 204: { description: 'Deleted' } } },
-    [`GET ${base}/export`]: {
+  const ops: Record<EntityOperationName, Operation> = {
+    paginate: { summary: `Page of ${t} records`, parameters: listParameters(model, true), responses: { 200: { description: 'A page', ...json({ type: 'object', properties: { items: { type: 'array', items: record }, total: { type: 'integer' } }, required: ['items', 'total'] }) } } },
+    find: { summary: `${t} records matching the query (no total)`, parameters: listParameters(model, false), responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
+    findOne: { summary: `First ${t} matching the query`, parameters: listParameters(model, false).filter((p) => ['search', 'filters'].includes(String(p.name))), responses: { 200: { description: 'The record', ...json(record) } } },
+    search: { summary: `${t} records whose searchable fields match`, parameters: [{ name: 'search', in: 'query', schema: { type: 'string' } }], responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
+    findByIds: { summary: `${t} records by comma-joined ids`, responses: { 200: { description: 'Records', ...json({ type: 'array', items: record }) } } },
+    findById: { summary: `One ${t}`, responses: { 200: { description: 'The record', ...json(record) } } },
+    create: { summary: `Create a ${t}`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Create` }) }, responses: { 201: { description: 'Created', ...json(record) } } },
+    update: { summary: `Update a ${t} (fields sent are merged over the stored record)`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Update` }) }, responses: { 200: { description: 'Updated', ...json(record) } } },
+    delete: { summary: `Delete a ${t}`, responses: { 204: { description: 'Deleted' } } },
+    export: {
       summary: `Export ${t} records to a file`,
       parameters: [
         { name: 'format', in: 'query', schema: { type: 'string', enum: model.export.formats, default: 'JSON' } },
@@ -99,7 +100,7 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
       ],
       responses: { 200: { description: 'Where the file is', ...json({ $ref: '#/components/schemas/ExportFile' }) } },
     },
-    [`POST ${base}/import`]: {
+    import: {
       summary: `Import ${t} records from CSV or JSON (all or nothing)`,
       parameters: [
         { name: 'format', in: 'query', schema: { type: 'string', enum: model.import.formats } },
@@ -109,7 +110,10 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
       responses: { 200: { description: 'Import report', ...json({ $ref: '#/components/schemas/ImportReport' }) } },
     },
   };
-  return ops;
+  // Keyed as the server registers them, from the one endpoint table (contract/endpoints).
+  return Object.fromEntries(
+    (Object.keys(ops) as EntityOperationName[]).map((name) => [`${ENTITY_ENDPOINTS[name].method} ${base}${ENTITY_ENDPOINTS[name].path}`, ops[name]]),
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { SettingType } from '../../shared/settings/validate-setting-value.ts';
+import type { SettingType } from '../../contract/settings/validate-setting-value.ts';
 
 export type { SettingType };
 

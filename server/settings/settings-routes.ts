@@ -8,7 +8,7 @@ import { isPlainObject } from '../entities/entity-validator.ts';
 import { publicSetting, type SettingsStore } from './settings-store.ts';
 import { requireMayChangeSetting } from '../identity/sensitive-settings.ts';
 
-// The entity's one permission rule (shared/permissions), as the console applies it too.
+// The entity's one permission rule (contract/permissions), as the console applies it too.
 const VIEW: RoutePermission = routePermission(entities.setting!, 'view');
 const UPDATE: RoutePermission = routePermission(entities.setting!, 'update');
 

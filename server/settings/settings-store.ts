@@ -2,7 +2,7 @@ import type { Database } from '../db/database.ts';
 import { entities } from '../generated/entities.ts';
 import { notFound, validationError } from '../http/http-error.ts';
 import { SETTING_DEFINITIONS, type SettingType } from './setting-definitions.ts';
-import { validateSettingValue } from '../../shared/settings/validate-setting-value.ts';
+import { validateSettingValue } from '../../contract/settings/validate-setting-value.ts';
 
 export interface SettingRecord {
   _id: string;

@@ -1,5 +1,5 @@
 import { lazy } from 'react';
-import { permissionsGranting } from '../../shared/permissions/entity-access.ts';
+import { permissionsGranting } from '../../contract/permissions/entity-access.ts';
 import { entities } from '../generated/entities.ts';
 import type { FeatureRoute } from './feature-routes.tsx';
 

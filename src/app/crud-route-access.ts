@@ -1,4 +1,4 @@
-import { permissionsGranting } from '../../shared/permissions/entity-access.ts';
+import { permissionsGranting } from '../../contract/permissions/entity-access.ts';
 import type { ClientEntityModel } from '../../runtime/model/client-entity-model.ts';
 
 /**

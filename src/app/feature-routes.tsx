@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-import { permissionsGranting } from '../../shared/permissions/entity-access.ts';
+import { permissionsGranting } from '../../contract/permissions/entity-access.ts';
 import { entities } from '../generated/entities.ts';
 
 /** A hand-written screen of the console (spec §2): where it lives and who may open it. */

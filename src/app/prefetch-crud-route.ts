@@ -1,4 +1,4 @@
-import { mayDo } from '../../shared/permissions/entity-access.ts';
+import { mayDo } from '../../contract/permissions/entity-access.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { requireProvider, type RuntimeServices } from '../../runtime/context/runtime-context.tsx';
 import { entityListQuery } from '../../runtime/crud/entity-list-query.ts';

@@ -1,5 +1,5 @@
 import type { FilterInput } from '../../runtime/providers/queries.ts';
-import { mayDo, type EntityAction, type EntityPermissionNames } from '../../shared/permissions/entity-access.ts';
+import { mayDo, type EntityAction, type EntityPermissionNames } from '../../contract/permissions/entity-access.ts';
 
 /** The path of a fresh install, in order (issue 19): base, content, bot, chat, share. */
 export type StartStepName = 'createKnowledge' | 'addContent' | 'createBot' | 'tryChat' | 'share';

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { useEntityProvider, useRuntime } from '../../runtime/context/runtime-context.tsx';
 import { useCan } from '../../runtime/permissions/permissions-context.tsx';
-import { mayDo } from '../../shared/permissions/entity-access.ts';
+import { mayDo } from '../../contract/permissions/entity-access.ts';
 import { TrainingStateCell } from '../overrides/knowledge/training-state-cell.tsx';
 import { AddContentDialog } from './add-content/add-content-dialog.tsx';
 import type { AddContentDeps } from './add-content/use-add-content.ts';

@@ -1,4 +1,4 @@
-import { FORMAT_REASON, NUMBERS_REASON, TOO_LONG_REASON, validateSettingValue } from '../../shared/settings/validate-setting-value.ts';
+import { FORMAT_REASON, NUMBERS_REASON, TOO_LONG_REASON, validateSettingValue } from '../../contract/settings/validate-setting-value.ts';
 import type { Setting, SettingType } from '../session/session-types.ts';
 
 /** What the edit dialog holds while typing: text for scalars, a list for list types, a flag for booleans. */
@@ -47,7 +47,7 @@ export interface SettingDraftError {
 }
 
 /**
- * Spec §5 Settings: the shared rule (shared/settings/validate-setting-value.ts, the one the
+ * Spec §5 Settings: the shared rule (contract/settings/validate-setting-value.ts, the one the
  * server runs on PATCH) applied to exactly what the dialog would send, so the dialog refuses what
  * the server refuses and nothing else. null when the draft is valid.
  */

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { PageFallback } from '../app/page-fallback.tsx';
 import { api, sessionStore, useSessionCan } from '../session/session.ts';
-import { mayDo } from '../../shared/permissions/entity-access.ts';
+import { mayDo } from '../../contract/permissions/entity-access.ts';
 import { entities } from '../generated/entities.ts';
 import type { Setting } from '../session/session-types.ts';
 import { useTranslateMessage } from '../identity/use-translate-message.ts';

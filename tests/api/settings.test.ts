@@ -81,7 +81,7 @@ describe('settings API', () => {
   });
 });
 
-describe('the console dialog and PATCH agree (shared/settings/validate-setting-value.ts)', () => {
+describe('the console dialog and PATCH agree (contract/settings/validate-setting-value.ts)', () => {
   // Locale key the dialog shows → the reason PATCH answers with.
   const REASON_OF_KEY: Record<string, string> = {
     'settings.invalidFormat': 'validation.setting.format',

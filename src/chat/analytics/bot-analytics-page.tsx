@@ -11,7 +11,7 @@ import { PageFallback } from '../../app/page-fallback.tsx';
 import { restApi } from '../../session/api-client.ts';
 import type { Reaction } from '../../generated/types.ts';
 import { REACTION_EMOJI } from '../reactions.ts';
-import { mayDo } from '../../../shared/permissions/entity-access.ts';
+import { mayDo } from '../../../contract/permissions/entity-access.ts';
 import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
 import { entities } from '../../generated/entities.ts';
 import { UnansweredQuestions, type UnansweredQuestion } from './unanswered-questions.tsx';

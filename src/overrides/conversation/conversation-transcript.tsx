@@ -3,7 +3,7 @@ import { Alert, Anchor, Badge, Button, Code, Group, Loader, Paper, Stack, Text }
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { mayDo } from '../../../shared/permissions/entity-access.ts';
+import { mayDo } from '../../../contract/permissions/entity-access.ts';
 import type { EntityFormProps } from '../../../runtime/form/entity-form.tsx';
 import { requireProvider, useRuntime } from '../../../runtime/context/runtime-context.tsx';
 import { useCan } from '../../../runtime/permissions/permissions-context.tsx';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { validateSettingValue, type SettingShape } from '../../../shared/settings/validate-setting-value.ts';
+import { validateSettingValue, type SettingShape } from '../../../contract/settings/validate-setting-value.ts';
 
 const shape = (type: SettingShape['type'], extra: Partial<SettingShape> = {}): SettingShape => ({ type, options: null, regex: null, ...extra });
 const ok = (value: unknown) => ({ ok: true, value });

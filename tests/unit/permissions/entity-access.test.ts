@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { entities as entityModels } from '../../../server/generated/entities.ts';
 import { routePermission } from '../../../server/entities/route-permission.ts';
 import { permissionAuthorizer } from '../../../server/identity/permission-authorizer.ts';
-import { mayDo, type EntityAction } from '../../../shared/permissions/entity-access.ts';
+import { mayDo, type EntityAction } from '../../../contract/permissions/entity-access.ts';
 import { entities } from '../../../src/generated/entities.ts';
 
 const ACTIONS: EntityAction[] = ['view', 'create', 'update', 'delete'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateSettingValue, type SettingShape } from '../../../shared/settings/validate-setting-value.ts';
+import { validateSettingValue, type SettingShape } from '../../../contract/settings/validate-setting-value.ts';
 import { SETTING_DEFINITIONS } from '../../../server/settings/setting-definitions.ts';
 import { fromDraft, validateSetting, type DraftValue } from '../../../src/settings/setting-value.ts';
 import es from '../../../locales/es.json';

@@ -1,7 +1,7 @@
 /**
  * The one rule for a setting's value (spec §5 Settings), run by the server on PATCH
  * /api/settings/:id and by the console's edit dialog on what it is about to send, so both give
- * the same verdict. Code shared by server/ and the console lives under shared/: it may not
+ * the same verdict. Code shared by server/ and the console lives under contract/: it may not
  * import from either side.
  */
 
