@@ -9,6 +9,7 @@ import { selectList } from './entity-query.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import type { EntityService } from './entity-service.ts';
 import { csvRowWriter } from './csv-row-writer.ts';
+import { csvLocalization, readExportLocale } from './csv-localization.ts';
 import { parseListQuery, type RawQuery } from './list-query.ts';
 import type { FilterArgument } from './parse-filters.ts';
 import { RefDisplayCache } from './ref-display-cache.ts';
@@ -56,6 +57,8 @@ export class EntityExporter {
     const format = readFormat(runtime, raw.format);
     const headers = readHeaders(runtime, raw.headers);
     const separator = readSeparator(raw.separator);
+    // Optional (CSV only): header labels and values in a language for people; absent keeps field names and stored values.
+    const locale = readExportLocale(raw.locale);
     const query = parseListQuery(runtime, raw, { limit: 0, maxLimit: null, paged: false }, typedFilters);
     const columns = ['_id', ...headers.filter((h) => h !== '_id' && runtime.columns.has(h))];
     const select = selectList(this.database, runtime, this.service.scopeFor(runtime, context), query, columns, { storageOrder: true });
@@ -69,7 +72,7 @@ export class EntityExporter {
       target.release();
       throw error;
     }
-    const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes)) : null;
+    const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes), locale ? csvLocalization(runtime, locale) : undefined) : null;
     let rowCount = 0;
     try {
       // CSV starts with a BOM so spreadsheet programs read the UTF-8 (accents) correctly.
