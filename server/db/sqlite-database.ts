@@ -94,10 +94,15 @@ export function openSqliteDatabase(file: string): Database {
     dialect: sqliteDialect,
     kysely,
     async all(query) {
-      return prepare(query.sql).all(params(query)) as Row[];
+      const statement = prepare(query.sql);
+      // A write that returns rows (UPDATE ... RETURNING) waits for a bulk write like run() does.
+      if (bulkWrite && !statement.readonly) await writeTurn();
+      return statement.all(params(query)) as Row[];
     },
     async first(query) {
-      return prepare(query.sql).get(params(query)) as Row | undefined;
+      const statement = prepare(query.sql);
+      if (bulkWrite && !statement.readonly) await writeTurn();
+      return statement.get(params(query)) as Row | undefined;
     },
     async run(query) {
       if (bulkWrite) await writeTurn();
