@@ -38,9 +38,9 @@ function renderList() {
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
 
 describe('knowledge list: each base shows its training state (spec §8)', () => {
-  it('not trained, trained at <time> with N fragments, N problems with their reasons, failed', async () => {
+  it('not trained, trained at <time> with N fragments, N problems with their reasons, failed', { timeout: 30_000 }, async () => {
     renderList();
-    await screen.findByText('Nueva');
+    await screen.findByText('Nueva', {}, { timeout: 20_000 });
     expect(within(rowOf('Nueva')).getByTestId('training-state')).toHaveTextContent('Sin entrenar');
     expect(within(rowOf('Lista')).getByTestId('training-state')).toHaveTextContent(/Entrenada.*02\/05\/2024 \d\d:20:30 · 12 fragmentos/);
     const warning = within(rowOf('Avisos')).getByTestId('training-state');
@@ -53,9 +53,9 @@ describe('knowledge list: each base shows its training state (spec §8)', () => 
     expect(within(rowOf('Rota')).getByTestId('training-state')).toHaveTextContent('Falló');
   });
 
-  it('the train button of a base whose last training failed is a red alert with the message (also after a restart)', async () => {
+  it('the train button of a base whose last training failed is a red alert with the message (also after a restart)', { timeout: 30_000 }, async () => {
     renderList();
-    await screen.findByText('Rota');
+    await screen.findByText('Rota', {}, { timeout: 20_000 });
     const alert = within(rowOf('Rota')).getByTestId('knowledge-train-failed');
     expect(alert).toHaveAttribute('aria-label', 'El modelo de lenguaje no respondió correctamente (upstream 502)');
     expect(within(rowOf('Lista')).getByTestId('knowledge-train')).toBeInTheDocument();
