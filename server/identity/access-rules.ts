@@ -52,6 +52,9 @@ export class AccessRules {
         beforeChange: (event) => this.beforeUserChange(event),
         afterChange: async (event) => {
           // A password set through PUT /api/users/:id ends the user's sessions like a reset does.
+          // system() writes (the password flows of user-accounts.ts) revoke on their own terms:
+          // a user changing their own password keeps the session that did it.
+          if (isSystemContext(event.context)) return;
           if (event.operation === 'update' && typeof event.data.password === 'string') await this.tokenVersions.revoke(event.id!);
         },
         beforeDelete: (event) => this.beforeUserDelete(event),

@@ -27,7 +27,7 @@ export function registerAvatarRoute(app: FastifyInstance, deps: { dataDir: strin
     await fs.promises.writeFile(path.join(deps.dataDir, ...relativeDir, name), content, { flag: 'wx' });
     const filepath = [...relativeDir, name].join('/');
     const url = FILES_URL_PREFIX + filepath;
-    await deps.accounts.setColumns(request.context.userId!, { avatar: url });
+    await deps.accounts.setFields(request.context.userId!, { avatar: url });
     return { filename: sanitiseFilename(filename), filepath, size: content.length, mimetype: type.mimetype, url };
   });
 }

@@ -49,7 +49,7 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: { identity: Ide
         role: await defaultRoleId(service, settings),
         active: true,
       });
-      if (google.picture) await accounts.setColumns(String(created._id), { avatar: google.picture });
+      if (google.picture) await accounts.setFields(String(created._id), { avatar: google.picture });
       account = await accounts.byId(String(created._id));
     }
     if (!account || !account.active) throw invalidCredentials();

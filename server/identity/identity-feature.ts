@@ -26,7 +26,7 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   // API answers carry personal data and tokens: never cached (registered here, with identity,
   // until create-server, being edited concurrently, can take it).
   registerNoStore(app);
-  const accounts = new UserAccounts(database);
+  const accounts = new UserAccounts(database, service);
   const codes = new RecoveryCodes(database);
   await codes.migrate();
   await identity.tokenVersions.migrate();

@@ -1,6 +1,7 @@
 import type { Database } from '../db/database.ts';
+import type { EntityService } from '../entities/entity-service.ts';
+import { system } from '../entities/system-context.ts';
 import { entities } from '../generated/entities.ts';
-import { hashPassword } from './password-hasher.ts';
 
 /** The columns sign-in and password flows need, including the hash that the API never returns. */
 export interface UserAccount {
@@ -16,11 +17,17 @@ export interface UserAccount {
 const USERS = entities.user.storage.table;
 
 /**
- * Direct reads and writes of the users table for identity flows. The generic entity service
- * never selects the password column (it is secret), so only these functions touch the hash.
+ * The accounts identity flows sign in and recover with. Reads are raw SQL on purpose: they need
+ * the password hash, a secret column the entity service never selects. Writes go through the
+ * service as system() (validation, the password hashed by its secret encoder, the identity write
+ * lock); the flows calling them end the user's sessions themselves (token-versions.ts), keeping
+ * the caller's own when it changed its own password.
  */
 export class UserAccounts {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    private readonly service: EntityService,
+  ) {}
 
   byUsername(username: string): Promise<UserAccount | null> {
     return this.findBy('username', username);
@@ -45,13 +52,12 @@ export class UserAccounts {
   }
 
   async setPassword(id: string, password: string): Promise<void> {
-    await this.setColumns(id, { password: await hashPassword(password) });
+    await this.setFields(id, { password });
   }
 
-  async setColumns(id: string, values: Record<string, unknown>): Promise<void> {
-    await this.database.run(
-      this.database.kysely.updateTable(USERS).set({ ...values, updatedAt: new Date().toISOString() }).where('_id', '=', id).compile(),
-    );
+  /** Fields of a user, read-only ones included (the avatar), as system(). */
+  async setFields(id: string, values: Record<string, unknown>): Promise<void> {
+    await this.service.update('user', system(), id, values);
   }
 
   private async findBy(column: string, value: string): Promise<UserAccount | null> {
