@@ -78,10 +78,14 @@ describe('transcripts and unanswered questions', () => {
     await page.waitForURL(/\/crud\/bottrace\?view=/);
     await page.getByRole('dialog').getByRole('heading', { name: 'Ver Traza del bot' }).waitFor();
     await expect
-      .poll(() => page.getByRole('dialog').evaluate((node, text) => node.textContent!.includes(text) || [...node.querySelectorAll('input, textarea')].some((input) => (input as HTMLInputElement).value.includes(text)), ANSWERED))
-      .toBe(true);
+      .poll(() => page.getByRole('dialog').evaluate((node, text) => node.textContent!.includes(text) || [...node.querySelectorAll('input, textarea')].some((input) => (input as HTMLInputElement).value.includes(text)), ANSWERED), { timeout: 20_000 })
+      .toBe(true)
+      .catch(async (error) => {
+        await app.screenshot(page, 'transcript-trace-view-failure', { fullPage: false });
+        throw error;
+      });
     await app.screenshot(page, 'transcript-trace-view', { fullPage: false });
-    await page.getByRole('dialog').getByRole('button', { name: 'Cerrar' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cerrar', exact: true }).last().click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     expect(await page.getByRole('button', { name: 'Crear' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Importar' }).count()).toBe(0);
