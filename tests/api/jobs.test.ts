@@ -33,6 +33,11 @@ const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, what:
   }
   throw new Error(`Timed out waiting for ${what}`);
 };
+/** Answers the held page once the training has asked for it (not before: it would wait for its timeout). */
+const releaseWhenAsked = async () => {
+  await until(async () => held.length, (n) => n > 0, 'the training to fetch the page');
+  release();
+};
 
 beforeAll(async () => {
   site = http.createServer((req, res) => {
@@ -79,7 +84,7 @@ describe('training as a job', () => {
     expect(job).toMatchObject({ kind: 'train', state: 'running', subject: { entity: 'knowledge', id: knowledge._id, label: 'Garantías' } });
     expect(job.worker).toBeUndefined();
 
-    release();
+    await releaseWhenAsked();
     const done = await training;
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ chunks: 1, problems: [] });
@@ -107,7 +112,7 @@ describe('training as a job', () => {
     const cancel = await owner.client.post(`/api/jobs/${jobId}/cancel`);
     expect(cancel.status).toBe(200);
     expect(cancel.body.cancelRequested).toBe(true);
-    release();
+    await releaseWhenAsked();
     const ended = await training;
     expect(ended.status).toBe(409);
     expect(ended.body.i18nMessage).toBe('error.jobs.cancelled');
@@ -120,7 +125,7 @@ describe('training as a job', () => {
     // Nothing holds the knowledge base any more.
     const again = owner.client.get(`/api/rag/train/${knowledge._id}`);
     await until(() => owner.client.get(`/api/rag/status/${knowledge._id}`), (r) => r.body.state === 'running', 'the retraining');
-    release();
+    await releaseWhenAsked();
     expect((await again).status).toBe(200);
   });
 });

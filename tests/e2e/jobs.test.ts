@@ -59,6 +59,8 @@ describe('jobs panel in Chromium', () => {
 
     // Cancel the second training from the panel: its request ends with 409, the row says so.
     await panel.locator('[data-testid="job-train"]', { hasText: 'Devoluciones' }).getByTestId('job-cancel').click();
+    // Both trainings are waiting on their page by now: answering earlier would leave one hanging.
+    await expect.poll(() => held.length, { timeout: 20_000 }).toBe(2);
     release();
     expect((await second).status).toBe(409);
     expect((await first).status).toBe(200);
