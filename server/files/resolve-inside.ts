@@ -9,8 +9,10 @@ export const DIR_NAME = /^[a-zA-Z0-9_-]+$/;
  * serving it let anyone download the key and forge an administrator's token (found by tests/fuzz).
  * `exports` holds other users' export files: served only through signed links
  * (export-download-route.ts), never by path, never written by uploads nor read as knowledge files.
+ * `job-uploads` holds import files waiting for their job (server/files/file-jobs.ts): another
+ * user's pending import, never served or parsed by path.
  */
-export const RESERVED_DIRS = new Set(['secrets', 'exports']);
+export const RESERVED_DIRS = new Set(['secrets', 'exports', 'job-uploads']);
 
 export function isReservedDir(name: string): boolean {
   return RESERVED_DIRS.has(name.toLowerCase());
