@@ -168,6 +168,10 @@ describe('jobs API checks', () => {
       expectErrorShape(res.body);
     }
     expect((await owner.client.get('/api/jobs/no-such-job')).status).toBe(404);
+    // Import files waiting for their job are nobody's to upload into, download or parse by path.
+    expect((await owner.client.upload('/api/file/job-uploads', { name: 'x.csv', content: 'a', type: 'text/csv' })).status).toBe(400);
+    expect((await server.as(null).get('/files/job-uploads/0123456789abcdef0123456789abcdef.upload')).status).toBe(404);
+    expect((await owner.client.post('/api/rag/parse-file', { filepath: 'job-uploads/0123456789abcdef0123456789abcdef.upload' })).status).toBe(404);
     expect((await owner.client.get('/api/jobs?limit=1')).body.items.length).toBeLessThanOrEqual(1);
   });
 });
