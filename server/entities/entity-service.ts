@@ -17,6 +17,15 @@ import { isSystemContext } from './system-context.ts';
 
 export type { EntityHooks, EntityRecord, InsertEvent, ReadEvent, WriteEvent } from './entity-hooks.ts';
 
+/** How an update is stored. */
+export interface UpdateOptions {
+  /**
+   * false: updatedAt keeps its value. For system() writes of state derived by the server (a
+   * knowledge base's training outcome), which are not an edit of the record by anyone.
+   */
+  touch?: boolean;
+}
+
 /** Ids per query when checking that refs exist. */
 const REF_CHECK_CHUNK = 500;
 
@@ -233,11 +242,12 @@ export class EntityService {
    * PUT may send only what changed but can never blank a required field. Only the fields in
    * the body are written (secret fields keep their stored value unless sent).
    */
-  async update(entity: string, context: RequestContext, id: string, body: unknown): Promise<EntityRecord> {
-    return this.hooks.serialised(entity, () => this.updateNow(entity, context, id, body));
+  async update(entity: string, context: RequestContext, id: string, body: unknown, options: UpdateOptions = {}): Promise<EntityRecord> {
+    if (options.touch === false && !isSystemContext(context)) throw new Error('update(..., { touch: false }) is for system() writes only');
+    return this.hooks.serialised(entity, () => this.updateNow(entity, context, id, body, options));
   }
 
-  private async updateNow(entity: string, context: RequestContext, id: string, body: unknown): Promise<EntityRecord> {
+  private async updateNow(entity: string, context: RequestContext, id: string, body: unknown, options: UpdateOptions): Promise<EntityRecord> {
     const runtime = this.runtime(entity);
     const scope = this.scopeFor(runtime, context);
     const row = await this.loadRow(runtime, scope, id);
@@ -270,7 +280,11 @@ export class EntityService {
     const uniqueErrors = await this.duplicates(runtime, input, tenant, id);
     if (uniqueErrors.length > 0) throw this.rejection(uniqueErrors, 409);
     await this.encodeSecrets(runtime, input);
-    const values = encodeValues(runtime, this.database.dialect, { ...input, ...readonlyValues, updatedAt: new Date().toISOString() });
+    const values = encodeValues(runtime, this.database.dialect, {
+      ...input,
+      ...readonlyValues,
+      ...(options.touch === false ? {} : { updatedAt: new Date().toISOString() }),
+    });
     await this.database.run(
       this.database.kysely
         .updateTable(runtime.table)

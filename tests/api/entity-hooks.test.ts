@@ -158,6 +158,14 @@ describe('system(): the privileged local API', () => {
     expect(changed.permissions).toEqual(['bot:view', 'bot:create']);
   });
 
+  it('may store server-derived state without touching updatedAt (touch: false), which no request context may ask for', async () => {
+    const knowledge = await create(server, '/api/knowledge', minimalKnowledge('Untouched'));
+    const trained = await service.update('knowledge', system(), knowledge._id, { trainingState: 'trained', trainedChunks: 3 }, { touch: false });
+    expect(trained).toMatchObject({ trainingState: 'trained', trainedChunks: 3, updatedAt: knowledge.updatedAt });
+    const caller = { userId: adminId, tenantId: null, permissions: ['*'] };
+    await expect(service.update('knowledge', caller, knowledge._id, { name: 'x' }, { touch: false })).rejects.toThrow('for system() writes only');
+  });
+
   it('sees every tenant, where a tenant user sees its own', async () => {
     const tenantA = await create(server, '/api/tenants', { name: 'Hooks tenant A' });
     const tenantB = await create(server, '/api/tenants', { name: 'Hooks tenant B' });

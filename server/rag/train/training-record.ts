@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import type { EntityService } from '../../entities/entity-service.ts';
-import { encodeValues } from '../../entities/record-codec.ts';
+import { system } from '../../entities/system-context.ts';
 import type { TrainedSource, TrainingProblem } from './plan-training.ts';
 
 /** trainingState of a knowledge record (manifests/knowledge.json); null = never trained. */
@@ -11,8 +11,9 @@ export type TrainingOutcome = 'trained' | 'warning' | 'failed';
  * trainedAt, trainedChunks and trainingProblems (manifests/knowledge.json). They live on the
  * record so every list, export and GraphQL read has them without one status call per row, they
  * survive a restart and are the same on every instance; clients can never write them (readonly
- * fields are dropped from create, update and import bodies). Written here with a direct UPDATE:
- * a training is not an edit of the record, so updatedAt stays as the user left it.
+ * fields are dropped from create, update and import bodies). Written through the service as
+ * system() (which may set read-only fields), with `touch: false`: a training is not an edit of
+ * the record, so updatedAt stays as the user left it.
  */
 export class TrainingRecord {
   constructor(
@@ -52,8 +53,11 @@ export class TrainingRecord {
   }
 
   private async write(id: string, values: Record<string, unknown>): Promise<void> {
-    const runtime = this.service.runtime('knowledge');
-    const row = encodeValues(runtime, this.database.dialect, values);
-    await this.database.run(this.database.kysely.updateTable(runtime.table).set(row).where('_id', '=', id).compile());
+    try {
+      await this.service.update('knowledge', system(), id, values, { touch: false });
+    } catch (error) {
+      // Deleted while it trained: there is no record left to describe.
+      if ((error as { statusCode?: number }).statusCode !== 404) throw error;
+    }
   }
 }
