@@ -50,16 +50,22 @@ export class CpuPool {
   readonly #pool: Piscina;
   readonly #timeoutMs: number;
   readonly #heapMb: number;
+  /** Tasks running or waiting, bounded here: piscina leaves tasks with an abort signal (all of ours) outside its maxQueue. */
+  readonly #capacity: number;
+  readonly #maxQueue: number;
+  #pending = 0;
 
   constructor(options: CpuPoolOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? CPU_TASK_TIMEOUT_MS;
     this.#heapMb = options.heapMb ?? CPU_WORKER_HEAP_MB;
     const threads = options.maxThreads ?? Math.max(1, os.availableParallelism());
+    this.#maxQueue = options.maxQueue ?? CPU_QUEUE_MAX;
+    this.#capacity = threads + this.#maxQueue;
     this.#pool = new Piscina({
       filename: options.filename ?? defaultWorkerFile(),
       minThreads: 0,
       maxThreads: threads,
-      maxQueue: options.maxQueue ?? CPU_QUEUE_MAX,
+      maxQueue: this.#maxQueue,
       idleTimeout: 30_000,
       niceIncrement: 10,
       resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
@@ -68,11 +74,17 @@ export class CpuPool {
 
   /** Runs one task (transferring `transfer` instead of copying it); the worker's refusals are rethrown as they were thrown. */
   async run<N extends CpuTaskName>(name: N, input: CpuTaskInput<N>, transfer: Transferable[] = []): Promise<CpuTaskOutput<N>> {
+    if (this.#pending >= this.#capacity) {
+      throw new CpuTaskError('busy', `The server is busy with ${this.#maxQueue} other large files waiting; try again in a moment`);
+    }
     let outcome: CpuTaskOutcome;
+    this.#pending += 1;
     try {
       outcome = await this.#pool.run({ name, input }, { transferList: transfer as never, signal: AbortSignal.timeout(this.#timeoutMs) });
     } catch (error) {
       throw this.#failure(error);
+    } finally {
+      this.#pending -= 1;
     }
     if (outcome.ok) return outcome.value as CpuTaskOutput<N>;
     const { failure } = outcome;
@@ -93,7 +105,7 @@ export class CpuPool {
     const err = error as NodeJS.ErrnoException;
     const message = err?.message ?? String(error);
     if (message === 'Task queue is at limit') {
-      return new CpuTaskError('busy', `The server is busy with ${CPU_QUEUE_MAX} other large files; try again in a moment`, { cause: error });
+      return new CpuTaskError('busy', `The server is busy with ${this.#maxQueue} other large files waiting; try again in a moment`, { cause: error });
     }
     if (err?.name === 'AbortError' || err?.name === 'TimeoutError') {
       return new CpuTaskError('timeout', `the work did not finish within ${this.#timeoutMs / 1000} s`, { cause: error });

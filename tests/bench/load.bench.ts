@@ -3,11 +3,15 @@
 // as concurrent clients. Prints throughput, p50/p99 per operation and the error rate, checks that
 // every acknowledged create is stored, and exits non-zero on any error or lost write.
 // BENCH_SECONDS (default 30), BENCH_CONSOLE (default 12) and BENCH_VISITORS (default 8) set the load.
+// Then (tests/bench/heavy-work-latency.ts) p50/p99 of /api/health and of a list page while a
+// 1,000,000-row export runs, then while a 120,000-row import runs beside another such export
+// (BENCH_HEAVY=0 skips this part; BENCH_EXPORT_ROWS and BENCH_IMPORT_ROWS set the sizes).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { CHILD_ADMIN_PASSWORD, call, login, spawnServer } from '../fuzz/helpers/child-server.ts';
+import { heavyWorkLatency, printHeavyWork } from './heavy-work-latency.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const CONSOLE_CLIENTS = Number(process.env.BENCH_CONSOLE ?? 12);
@@ -127,4 +131,5 @@ const lost = created.filter((id) => !ids.has(id));
 console.log(`acknowledged creates: ${created.length}, lost: ${lost.length}`);
 await server.kill('SIGTERM');
 fs.rmSync(dataDir, { recursive: true, force: true });
+if (process.env.BENCH_HEAVY !== '0') printHeavyWork(await heavyWorkLatency());
 process.exit(errors.length > 0 || lost.length > 0 ? 1 : 0);

@@ -1,0 +1,166 @@
+// Part of `npm run bench:load`: p99 of /api/health and of a list page while the heavy work runs
+// (issue 18: a 1,000,000-row export alone, then a 120,000-row import with that export beside it). Seeds a
+// temporary DATA_DIR straight through better-sqlite3, starts the server as `npm start` runs it (the
+// esbuild bundle, worker pool included) and probes it from this process while the work runs.
+// BENCH_EXPORT_ROWS (default 1,000,000) and BENCH_IMPORT_ROWS (default 120,000) set the sizes.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { entities } from '../../server/generated/entities.ts';
+import { openDatabase } from '../../server/db/database.ts';
+import { migrateEntities } from '../../server/db/migrate-entities.ts';
+import { newRecordId } from '../../server/entities/new-record-id.ts';
+import { ensureServerBuild } from '../../scripts/build-server.ts';
+import { login, ROOT, spawnServer } from '../fuzz/helpers/child-server.ts';
+
+const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 120_000);
+const HEALTH_EVERY_MS = 20;
+const LIST_EVERY_MS = 50;
+const LIST_PAGE = '/api/bot-traces?page=1&limit=20';
+
+export interface PhaseFigures {
+  phase: string;
+  seconds: number;
+  health: { count: number; p50: number; p99: number; max: number };
+  list: { count: number; p50: number; p99: number; max: number };
+  work: string;
+}
+
+function percentiles(values: number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : 0);
+  return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
+}
+
+function seed(dataDir: string, models: typeof entities): Promise<string> {
+  return (async () => {
+    // Tables as the server creates them; bot_traces without indexes while filling (the server adds them at start).
+    const all = Object.values(models).map((m) => (m.name === 'bottrace' ? { ...m, storage: { ...m.storage, indexes: [] } } : m));
+    const database = openDatabase({ dataDir, databaseUrl: null });
+    await migrateEntities(database, all, { info() {}, warn() {} } as never);
+    await database.close();
+    const db = new Database(path.join(dataDir, 'forja.db'));
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = OFF');
+    const now = new Date().toISOString();
+    const statusId = newRecordId();
+    db.prepare('INSERT INTO bot_trace_statuses (_id, name, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(statusId, 'ok', now, now);
+    const botId = newRecordId();
+    db.prepare('INSERT INTO bots (_id, name, description, questions, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)').run(botId, 'Load bot', 'd', '[]', now, now);
+    const insert = db.prepare(`INSERT INTO bot_traces (_id, status, bot, chatId, userMessage, assistantMessage, reaction, knowledgeBase,
+      provider, model, inputTokens, outputTokens, tokens, latency, tenant, createdAt, updatedAt)
+      VALUES (?, ?, ?, ?, ?, ?, NULL, '[]', 'offline', 'offline', ?, ?, ?, ?, NULL, ?, ?)`);
+    const start = Date.now() - EXPORT_ROWS * 1000;
+    const batch = db.transaction((from: number, to: number) => {
+      for (let i = from; i < to; i++) {
+        const at = new Date(start + i * 1000).toISOString();
+        insert.run(newRecordId(start + i * 1000), statusId, botId, `chat-${i % 50_000}`, `¿Horario del servicio? (#${i})`, 'Abrimos de 9 a 18 h.', 100 + (i % 400), 50 + (i % 300), 150 + (i % 700), 200 + (i % 5000), at, at);
+      }
+    });
+    for (let from = 0; from < EXPORT_ROWS; from += 50_000) batch(from, Math.min(EXPORT_ROWS, from + 50_000));
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+    // The indexes now, as the server would at its start (which must answer within a minute here).
+    const indexed = openDatabase({ dataDir, databaseUrl: null });
+    await migrateEntities(indexed, Object.values(models), { info() {}, warn() {} } as never);
+    await indexed.close();
+    return botId;
+  })();
+}
+
+/** A CSV of IMPORT_ROWS bot traces as an export writes them (the bot by its name). */
+function importFile(): string {
+  const lines = ['status;bot;chatId;userMessage;assistantMessage;tokens;latency'];
+  for (let i = 0; i < IMPORT_ROWS; i++) lines.push(`ok;Load bot;import-${i};Pregunta ${i} sobre precios;Respuesta ${i}: de 9 a 18 h;${i % 500};${i % 3000}`);
+  return lines.join('\n');
+}
+
+export async function heavyWorkLatency(): Promise<PhaseFigures[]> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-bench-heavy-'));
+  const figures: PhaseFigures[] = [];
+  const seeding = performance.now();
+  await seed(dataDir, entities);
+  console.log(`heavy work: seeded ${EXPORT_ROWS.toLocaleString('en')} bot traces in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+  const bundle = await ensureServerBuild(ROOT, () => {});
+  const server = await spawnServer({
+    dataDir,
+    entry: [bundle],
+    env: { LOG_LEVEL: 'warn', IMPORT_MAX_ROWS: String(Math.max(50_000, IMPORT_ROWS)), MAX_UPLOAD_BYTES: String(128 * 1024 * 1024), EXPORT_QUOTA_BYTES: String(8 * 1024 ** 3) },
+  });
+  const base = server.baseUrl;
+  try {
+    const token = await login(base);
+    const auth = { authorization: `Bearer ${token}` };
+    const csv = importFile();
+    console.log(`heavy work: import file ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(1)} MB, ${IMPORT_ROWS.toLocaleString('en')} rows`);
+
+    const runPhase = async (phase: string, work: () => Promise<string>, minSeconds = 0): Promise<void> => {
+      const health: number[] = [];
+      const list: number[] = [];
+      let running = true;
+      const probe = async (url: string, headers: Record<string, string>, every: number, into: number[]) => {
+        while (running) {
+          const started = performance.now();
+          const res = await fetch(url, { headers });
+          const text = await res.text();
+          if (!res.ok) throw new Error(`${url}: ${res.status} ${text.slice(0, 300)}`);
+          into.push(performance.now() - started);
+          await new Promise((r) => setTimeout(r, every));
+        }
+      };
+      const probes = Promise.all([probe(`${base}/api/health`, {}, HEALTH_EVERY_MS, health), probe(`${base}${LIST_PAGE}`, auth, LIST_EVERY_MS, list)]);
+      const started = performance.now();
+      const [result] = await Promise.all([work(), new Promise((r) => setTimeout(r, minSeconds * 1000))]);
+      running = false;
+      await probes;
+      figures.push({ phase, seconds: (performance.now() - started) / 1000, health: percentiles(health), list: percentiles(list), work: result });
+      const last = figures.at(-1)!;
+      console.log(`heavy work: ${phase}: ${last.seconds.toFixed(1)} s, health p99 ${last.health.p99.toFixed(1)} ms, list p99 ${last.list.p99.toFixed(1)} ms (${result})`);
+    };
+
+    const exportRows = async (): Promise<string> => {
+      const started = performance.now();
+      const res = await fetch(`${base}/api/bot-traces/export?format=CSV`, { headers: auth });
+      const body = (await res.json()) as { rowCount?: number; message?: string };
+      if (res.status !== 200) throw new Error(`export: ${res.status} ${JSON.stringify(body)}`);
+      return `export ${body.rowCount!.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+    };
+    const importRows = async (): Promise<string> => {
+      const started = performance.now();
+      const form = new FormData();
+      form.append('file', new Blob([csv], { type: 'text/csv' }), 'traces.csv');
+      const res = await fetch(`${base}/api/bot-traces/import`, { method: 'POST', body: form, headers: auth });
+      const body = (await res.json()) as { created?: number; message?: string };
+      if (res.status !== 200) throw new Error(`import: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      return `import ${body.created!.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+    };
+
+    // The list's total is counted once and cached until a write: warm it as a console would have.
+    await fetch(`${base}${LIST_PAGE}`, { headers: auth });
+    await runPhase('idle', async () => 'no work', 5);
+    await runPhase(`export of ${EXPORT_ROWS.toLocaleString('en')} rows (CSV)`, exportRows);
+    // The import with an export of every row started beside it (the import takes longer on its own).
+    await runPhase(`import of ${IMPORT_ROWS.toLocaleString('en')} rows (CSV, written) + export of ${EXPORT_ROWS.toLocaleString('en')}`, async () =>
+      (await Promise.all([importRows(), exportRows()])).join(', '),
+    );
+  } catch (error) {
+        console.error(`heavy work failed; the server printed:\n${server.output().slice(-4000)}`);
+    throw error;
+  } finally {
+    await server.kill('SIGTERM');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+export function printHeavyWork(figures: PhaseFigures[]): void {
+  console.log('\nheavy work (SQLite, bundle as npm start runs it): latency of probes while it runs');
+  console.log('| while | health p50 | health p99 | health max | list page p50 | list page p99 | the work |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const f of figures) {
+    console.log(`| ${f.phase} | ${f.health.p50.toFixed(1)} ms | ${f.health.p99.toFixed(1)} ms | ${f.health.max.toFixed(0)} ms | ${f.list.p50.toFixed(1)} ms | ${f.list.p99.toFixed(1)} ms | ${f.work} |`);
+  }
+}
