@@ -17,11 +17,12 @@ export const EMBEDDER_HEADER = 'x-forja-embedder';
  * Where each public chat route finds the bot whose allowed origins apply: an explicit list, so a
  * new chat route without an entry is refused loudly at start rather than left unchecked.
  */
-const BOT_OF_ROUTE: Record<string, 'body' | 'conversation' | 'none'> = {
+const BOT_OF_ROUTE: Record<string, 'body' | 'conversation' | 'param'> = {
   '/api/chat/start': 'body',
   '/api/chat/resume': 'body',
   '/api/chat/conversation/:id': 'conversation',
-  '/api/chat/bot/:id': 'none',
+  // The chat page asks for its bot first: inside a refused site's iframe it learns so at once.
+  '/api/chat/bot/:id': 'param',
   '/api/chat/message/:conversationId': 'conversation',
   '/api/chat/message/:conversationId/stream': 'conversation',
   '/api/chat/reaction/:conversationId': 'conversation',
@@ -47,8 +48,8 @@ export function registerChatVisitorRoutes(app: FastifyInstance, deps: { store: C
   app.addHook('preHandler', async (request) => {
     const url = request.routeOptions.url;
     const where = url ? BOT_OF_ROUTE[url] : undefined;
-    if (!where || where === 'none') return;
-    const botId = where === 'body' ? bodyBotId(request) : await conversationBotId(store, request);
+    if (!where) return;
+    const botId = where === 'body' ? bodyBotId(request) : where === 'param' ? (request.params as { id?: string }).id ?? null : await conversationBotId(store, request);
     // An unknown bot or conversation is the route's own 404.
     const bot = botId ? await store.bot(botId).catch(() => null) : null;
     if (!bot) return;

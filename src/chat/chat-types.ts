@@ -7,6 +7,15 @@ export interface ChatMessage {
   message: string;
   createdAt: string;
   reaction?: Reaction | null;
+  /** Assistant answers: the knowledge fragments they rest on. */
+  citations?: ChatCitation[];
+}
+
+/** One source of an answer (server/chat/cite-sources.ts). */
+export interface ChatCitation {
+  source: string;
+  fragmentId: string;
+  excerpt: string;
 }
 
 /** What /api/chat/start, /conversation, /message and /reaction answer. */
@@ -17,6 +26,8 @@ export interface ChatConversation {
   chats: ChatMessage[];
   createdAt: string;
   updatedAt: string;
+  /** start, verify and resume only: the signed token the browser keeps to come back. */
+  token?: string;
 }
 
 /** GET /api/chat/bot/:id. */
@@ -24,4 +35,8 @@ export interface ChatBot {
   _id: string;
   name: string;
   questions: string[];
+  welcomeMessage: string;
+  widgetTitle: string;
+  widgetColor: string;
+  widgetPosition: 'left' | 'right';
 }

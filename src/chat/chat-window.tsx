@@ -3,12 +3,16 @@ import { ActionIcon, Alert, Box, Button, Group, Popover, ScrollArea, Stack, Text
 import { IconBulb, IconSend } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageFallback } from '../app/page-fallback.tsx';
 import type { Reaction } from '../generated/types.ts';
 import { ChatAnswerFailed, chatApi } from './chat-api.ts';
 import { MessageBubble, TypingBubble } from './message-bubble.tsx';
 import type { ChatBot, ChatConversation, ChatMessage } from './chat-types.ts';
+import { resumeTokens } from './chat-visitor-api.ts';
+import { EmbedCloseButton } from './embed-close-button.tsx';
+import { useChatFill } from './use-chat-fill.ts';
+import { VerifyEmailPanel } from './verify-email-panel.tsx';
 
 const MAX_MESSAGE_CHARS = 4000;
 
@@ -17,8 +21,11 @@ const MAX_MESSAGE_CHARS = 4000;
  * indicator, streams the answer in, then replaces the conversation with the server's. Failures of
  * messages and reactions are only logged (spec §8); the server keeps the conversation consistent.
  */
-export function ChatWindow({ bot, conversationId }: { bot: ChatBot; conversationId: string }) {
+export function ChatWindow({ bot, conversationId, embedded = false }: { bot: ChatBot; conversationId: string; embedded?: boolean }) {
   const { t } = useTranslation();
+  const fill = useChatFill();
+  const navigate = useNavigate();
+  const { search } = useLocation();
   const queryClient = useQueryClient();
   const queryKey = ['chat-conversation', conversationId];
   const loaded = useQuery({ queryKey, queryFn: () => chatApi.conversation(conversationId), retry: false });
@@ -88,12 +95,26 @@ export function ChatWindow({ bot, conversationId }: { bot: ChatBot; conversation
   }
 
   const blank = input.trim() === '';
+  const fresh = chats.length === 0 && !pending;
+
+  function verified(next: ChatConversation) {
+    resumeTokens.set(bot._id, next.token);
+    queryClient.setQueryData(['chat-conversation', next._id], next);
+    if (next._id !== conversationId) navigate(`/chat/${encodeURIComponent(bot._id)}/${encodeURIComponent(next._id)}${search}`, { replace: true });
+  }
+
   return (
-    <Stack gap="sm">
-      <Title order={4}>{bot.name}</Title>
-      <ScrollArea h={500} viewportRef={viewport} type="auto" offsetScrollbars data-testid="chat-messages">
+    <Stack gap="sm" style={fill ? { flex: 1, minHeight: 0 } : undefined}>
+      <Group justify="space-between" wrap="nowrap">
+        <Title order={4}>{bot.widgetTitle || bot.name}</Title>
+        {embedded && <EmbedCloseButton />}
+      </Group>
+      <ScrollArea h={fill ? undefined : 500} style={fill ? { flex: 1, minHeight: 0 } : undefined} viewportRef={viewport} type="auto" offsetScrollbars data-testid="chat-messages">
         <Stack gap="xs" py={4} role="log" aria-live="polite">
-          {chats.length === 0 && !pending && (
+          {bot.welcomeMessage && (
+            <MessageBubble chat={{ id: 'welcome', role: 'assistant', message: bot.welcomeMessage, createdAt: conversation?.createdAt ?? new Date().toISOString() }} testId="chat-welcome" />
+          )}
+          {fresh && !bot.welcomeMessage && (
             <Text size="sm" c="dimmed" ta="center" py="xl">
               {t('chat.empty')}
             </Text>
@@ -105,8 +126,18 @@ export function ChatWindow({ bot, conversationId }: { bot: ChatBot; conversation
           {pending && (pending.answer ? <MessageBubble chat={{ id: 'streaming', role: 'assistant', message: pending.answer, createdAt: new Date().toISOString() }} /> : <TypingBubble />)}
         </Stack>
       </ScrollArea>
+      {fresh && bot.questions.length > 0 && (
+        <Group gap={6} data-testid="chat-suggestions" aria-label={t('chat.suggestions')} role="group">
+          {bot.questions.map((question) => (
+            <Button key={question} variant="light" radius="xl" size="compact-sm" h="auto" py={4} styles={{ label: { whiteSpace: 'normal', textAlign: 'left' } }} onClick={() => void send(question)}>
+              {question}
+            </Button>
+          ))}
+        </Group>
+      )}
+      {fresh && <VerifyEmailPanel conversationId={conversationId} onVerified={verified} />}
       <Group gap="xs" align="flex-end" wrap="nowrap">
-        {bot.questions.length > 0 && (
+        {!fresh && bot.questions.length > 0 && (
           <Popover opened={questionsOpen} onChange={setQuestionsOpen} position="top-start" withArrow shadow="md" width={280}>
             <Popover.Target>
               <ActionIcon

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Trans, useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { resumeTokens } from './chat-visitor-api.ts';
+import { EmbedCloseButton } from './embed-close-button.tsx';
 import { isApiError } from '../../runtime/transport/api-error.ts';
 import { chatApi, chatFailureKey, UNEXPECTED_CHAT_ERROR } from './chat-api.ts';
 import type { ChatBot } from './chat-types.ts';
@@ -11,6 +13,7 @@ import { emailError, nameError } from './contact-rules.ts';
 export function ContactForm({ bot }: { bot: ChatBot }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [touched, setTouched] = useState({ name: false, email: false });
@@ -30,7 +33,8 @@ export function ContactForm({ bot }: { bot: ChatBot }) {
     setFailure(null);
     try {
       const conversation = await chatApi.start({ name: name.trim(), email: email.trim(), botId: bot._id });
-      navigate(`/chat/${encodeURIComponent(bot._id)}/${encodeURIComponent(conversation._id)}`);
+      resumeTokens.set(bot._id, conversation.token);
+      navigate(`/chat/${encodeURIComponent(bot._id)}/${encodeURIComponent(conversation._id)}${search}`);
     } catch (error) {
       // Spec §8: the server's i18nMessage translated, else 'Ocurrió un error inesperado.'
       if (isApiError(error)) setServerErrors(error.inputErrors);
@@ -43,7 +47,15 @@ export function ContactForm({ bot }: { bot: ChatBot }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <Title order={3}>{bot.name}</Title>
+        <Group justify="space-between" wrap="nowrap">
+          <Title order={3}>{bot.widgetTitle || bot.name}</Title>
+          <EmbedCloseButton />
+        </Group>
+        {bot.welcomeMessage && (
+          <Text size="sm" data-testid="chat-welcome">
+            {bot.welcomeMessage}
+          </Text>
+        )}
         <Text size="sm" c="dimmed">
           {t('chat.contactIntro')}
         </Text>
@@ -74,6 +86,9 @@ export function ContactForm({ bot }: { bot: ChatBot }) {
           onBlur={() => setTouched((s) => ({ ...s, email: true }))}
           error={shown('email') ? t(shown('email')!) : null}
         />
+        <Text size="xs" c="dimmed" data-testid="chat-consent">
+          <Trans i18nKey="chat.consent" components={{ 1: <Anchor href="/politica-privacidad" target="_blank" rel="noopener" size="xs" /> }} />
+        </Text>
         <Button type="submit" disabled={!valid} loading={submitting} fullWidth>
           {t('chat.start')}
         </Button>

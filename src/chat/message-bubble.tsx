@@ -1,20 +1,21 @@
 import { useState } from 'react';
-import { ActionIcon, Box, Group, Paper, Popover, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Collapse, Group, Paper, Popover, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconMoodPlus } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { Reaction } from '../generated/types.ts';
-import type { ChatMessage } from './chat-types.ts';
+import type { ChatCitation, ChatMessage } from './chat-types.ts';
+import { MarkdownMessage } from './markdown-message.tsx';
 import { PICKER_REACTIONS, REACTION_EMOJI } from './reactions.ts';
 
 /**
  * One message: the visitor's on the right, the bot's on the left with its reaction picker. The
  * text is rendered as text (React escapes it; line breaks kept by CSS): never as HTML.
  */
-export function MessageBubble({ chat, onReact }: { chat: ChatMessage; onReact?: (reaction: Reaction | null) => void }) {
+export function MessageBubble({ chat, onReact, testId }: { chat: ChatMessage; onReact?: (reaction: Reaction | null) => void; testId?: string }) {
   const mine = chat.role === 'user';
   return (
-    <Group justify={mine ? 'flex-end' : 'flex-start'} wrap="nowrap" data-testid={`chat-message-${chat.role}`} data-chat-id={chat.id}>
+    <Group justify={mine ? 'flex-end' : 'flex-start'} wrap="nowrap" data-testid={testId ?? `chat-message-${chat.role}`} data-chat-id={chat.id}>
       <Paper
         px="sm"
         py={6}
@@ -23,9 +24,16 @@ export function MessageBubble({ chat, onReact }: { chat: ChatMessage; onReact?: 
         bg={mine ? 'var(--mantine-primary-color-filled)' : 'var(--mantine-color-default-hover)'}
         c={mine ? 'var(--mantine-primary-color-contrast)' : undefined}
       >
-        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="chat-message-text">
-          {chat.message}
-        </Text>
+        {mine ? (
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="chat-message-text">
+            {chat.message}
+          </Text>
+        ) : (
+          <Box data-testid="chat-message-text" style={{ overflowWrap: 'anywhere' }}>
+            <MarkdownMessage text={chat.message} />
+          </Box>
+        )}
+        {chat.citations && chat.citations.length > 0 && <Citations citations={chat.citations} />}
         <Group gap={6} justify="flex-end" mt={2}>
           {onReact && <ReactionPicker value={chat.reaction ?? null} onChange={onReact} />}
           <Text size="xs" opacity={0.7} component="time" dateTime={chat.createdAt}>
@@ -34,6 +42,36 @@ export function MessageBubble({ chat, onReact }: { chat: ChatMessage; onReact?: 
         </Group>
       </Paper>
     </Group>
+  );
+}
+
+/** The answer's sources, folded: source name, fragment id and excerpt (server/chat/cite-sources.ts). */
+function Citations({ citations }: { citations: ChatCitation[] }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <Box mt={4} data-testid="chat-citations">
+      <UnstyledButton onClick={() => setOpen((o) => !o)} aria-expanded={open} fz="xs" c="dimmed" td="underline">
+        {t('chat.sources', { count: citations.length })}
+      </UnstyledButton>
+      <Collapse expanded={open}>
+        <Stack gap={4} mt={4}>
+          {citations.map((citation) => (
+            <Box key={citation.fragmentId} data-testid="chat-citation" pl={6} style={{ borderLeft: '2px solid var(--mantine-color-default-border)' }}>
+              <Text size="xs" fw={600}>
+                {citation.source}{' '}
+                <Text span size="xs" c="dimmed" fw={400}>
+                  {t('chat.fragment', { id: citation.fragmentId.slice(0, 8) })}
+                </Text>
+              </Text>
+              <Text size="xs" c="dimmed">
+                {citation.excerpt}
+              </Text>
+            </Box>
+          ))}
+        </Stack>
+      </Collapse>
+    </Box>
   );
 }
 

@@ -74,5 +74,17 @@ export function createSessionStore(storage: Storage | null): SessionStore {
   };
 }
 
+/**
+ * localStorage, or null where reading it throws: a chat page inside another site's iframe (the
+ * widget) when the browser blocks third-party storage.
+ */
+function browserStorage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    return null;
+  }
+}
+
 /** The console's one session. */
-export const sessionStore = createSessionStore(typeof localStorage === 'undefined' ? null : localStorage);
+export const sessionStore = createSessionStore(browserStorage());

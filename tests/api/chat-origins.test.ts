@@ -54,6 +54,7 @@ describe('allowed origins', () => {
       expect(res.status, url).toBe(403);
     }
     expect((await visitor.get(`/api/chat/conversation/${started.body._id}`, { origin: EVIL })).status).toBe(403);
+    expect((await visitor.get(`/api/chat/bot/${guarded._id}`, { origin: server.baseUrl, 'x-forja-embedder': EVIL })).status).toBe(403);
     expect((await visitor.post(`/api/chat/verify/${started.body._id}/code`, {}, { origin: EVIL })).status).toBe(403);
     const after = await visitor.get(`/api/chat/conversation/${started.body._id}`);
     expect(after.body.chats).toEqual([]);

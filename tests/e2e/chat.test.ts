@@ -84,12 +84,12 @@ describe('public chat in Chromium', () => {
     expect(await send.isDisabled()).toBe(true);
     await page.getByRole('textbox', { name: 'Escribe tu mensaje…' }).fill('');
 
-    await page.getByRole('button', { name: 'Preguntas sugeridas' }).click();
-    await page.getByRole('button', { name: QUESTION }).click();
+    // Suggested questions are visible chips until the first message.
+    await page.getByTestId('chat-suggestions').getByRole('button', { name: QUESTION }).click();
     const userMessages = page.getByTestId('chat-message-user');
     const botMessages = page.getByTestId('chat-message-assistant');
     await userMessages.first().getByText(QUESTION).waitFor();
-    await botMessages.first().getByText(/lunes a viernes, de 9:00 a 18:00/).waitFor({ timeout: 10_000 }).catch(async (error) => {
+    await botMessages.first().getByTestId('chat-message-text').getByText(/lunes a viernes, de 9:00 a 18:00/).waitFor({ timeout: 10_000 }).catch(async (error) => {
       await app.screenshot(page, 'chat-answer-failure');
       throw error;
     });

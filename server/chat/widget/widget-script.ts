@@ -17,8 +17,15 @@ export const WIDGET_SCRIPT = `(function () {
   var theme = { color: '#228be6', position: 'right', title: 'Chat' };
   var open = false;
 
+  // The conversation token lives in this site's storage: browsers that block third-party storage
+  // would forget it inside the iframe, so the chat page hands it over (forja:token) and gets it back here.
+  var storageKey = 'forja.chat.' + botId;
+  var token = null;
+  try { token = window.localStorage.getItem(storageKey); } catch (e) { token = null; }
+
   var frame = document.createElement('iframe');
-  frame.src = base + '/chat/' + encodeURIComponent(botId) + '?embed=1&parent=' + encodeURIComponent(location.origin);
+  frame.src = base + '/chat/' + encodeURIComponent(botId) + '?embed=1&parent=' + encodeURIComponent(location.origin) +
+    (token ? '&resume=' + encodeURIComponent(token) : '');
   frame.title = theme.title;
   frame.setAttribute('allow', 'clipboard-write');
   frame.setAttribute('data-forja-widget', 'frame');
@@ -34,10 +41,23 @@ export const WIDGET_SCRIPT = `(function () {
   button.setAttribute('aria-label', theme.title);
   style(button, {
     position: 'fixed', bottom: '20px', width: '56px', height: '56px', borderRadius: '50%', border: '0',
-    cursor: 'pointer', color: '#fff', fontSize: '26px', lineHeight: '56px', padding: '0',
+    cursor: 'pointer', color: '#fff', padding: '0', display: 'block',
     boxShadow: '0 4px 16px rgba(0,0,0,.3)', zIndex: '2147483001',
   });
-  button.textContent = '\\uD83D\\uDCAC';
+  // A speech bubble drawn as SVG: no icon font or emoji font needed on the host page.
+  var svgNs = 'http://www.w3.org/2000/svg';
+  var icon = document.createElementNS(svgNs, 'svg');
+  icon.setAttribute('viewBox', '0 0 24 24');
+  icon.setAttribute('width', '28');
+  icon.setAttribute('height', '28');
+  icon.setAttribute('aria-hidden', 'true');
+  icon.style.display = 'block';
+  icon.style.margin = 'auto';
+  var bubble = document.createElementNS(svgNs, 'path');
+  bubble.setAttribute('d', 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z');
+  bubble.setAttribute('fill', 'currentColor');
+  icon.appendChild(bubble);
+  button.appendChild(icon);
   button.addEventListener('click', function () { toggle(!open); });
 
   function style(element, values) {
@@ -83,6 +103,11 @@ export const WIDGET_SCRIPT = `(function () {
       layout();
     } else if (data.type === 'forja:close') {
       toggle(false);
+    } else if (data.type === 'forja:token' && typeof data.token === 'string' && data.token.length < 300) {
+      try {
+        if (data.token) window.localStorage.setItem(storageKey, data.token);
+        else window.localStorage.removeItem(storageKey);
+      } catch (e) { /* storage blocked: the visitor starts anew next time */ }
     }
   });
   window.addEventListener('resize', layout);

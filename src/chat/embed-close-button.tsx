@@ -1,0 +1,15 @@
+import { ActionIcon } from '@mantine/core';
+import { IconX } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { embedContext, tellWidget } from './chat-visitor-api.ts';
+
+/** Inside the widget's iframe: folds the chat back into the launcher (on a phone it covers the page). */
+export function EmbedCloseButton() {
+  const { t } = useTranslation();
+  if (!embedContext.embedded) return null;
+  return (
+    <ActionIcon variant="subtle" aria-label={t('chat.close')} title={t('chat.close')} onClick={() => tellWidget({ type: 'forja:close' })}>
+      <IconX size={18} />
+    </ActionIcon>
+  );
+}
