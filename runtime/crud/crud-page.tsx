@@ -235,7 +235,7 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
       )}
       {exportsVisible && exports.length > 0 && (
         <Suspense fallback={null}>
-          <ExportPanel entries={exports} onClear={() => setExports([])} onClose={() => setExportsVisible(false)} />
+          <ExportPanel entries={exports} entity={model.name} onClear={() => setExports([])} onClose={() => setExportsVisible(false)} />
         </Suspense>
       )}
       <CrudDialog model={model} state={dialog} onSubmit={submit} onCancel={cancel} form={overrides.form} fieldWidgets={overrides.fieldWidgets} canSubmit={overrides.canSubmit} />

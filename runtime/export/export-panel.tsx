@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Anchor, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ActiveJobProgress } from '../jobs/active-job-progress.tsx';
 import type { ExportFile } from '../providers/queries.ts';
 
 export interface ExportEntry {
@@ -16,7 +17,7 @@ export interface ExportEntry {
  * instead of leading to an error page. The file downloads as an attachment (the server's
  * Content-Disposition), so it never replaces the console.
  */
-export function ExportPanel(props: { entries: ExportEntry[]; onClear: () => void; onClose: () => void }) {
+export function ExportPanel(props: { entries: ExportEntry[]; onClear: () => void; onClose: () => void; /** Whose export job's progress to show while one runs. */ entity?: string }) {
   const { t, i18n } = useTranslation();
   const now = useNow(15_000);
   return (
@@ -56,7 +57,10 @@ export function ExportPanel(props: { entries: ExportEntry[]; onClear: () => void
                     {`${t('crud.export.download')} ${entry.format}`}
                   </Anchor>
                 ) : (
-                  <Text size="sm" c="dimmed">{t('crud.export.pending')}</Text>
+                  <>
+                    <Text size="sm" c="dimmed">{t('crud.export.pending')}</Text>
+                    {props.entity && <ActiveJobProgress kind="export" entity={props.entity} />}
+                  </>
                 )}
               </Table.Td>
               <Table.Td>{entry.file?.rowCount ?? ''}</Table.Td>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, FileInput, Group, Modal, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { ActiveJobProgress } from '../jobs/active-job-progress.tsx';
 import type { ClientEntityModel, FileFormat } from '../model/client-entity-model.ts';
 import type { ImportReport } from '../providers/queries.ts';
 import type { AnyEntityProvider } from '../context/runtime-context.tsx';
@@ -111,6 +112,7 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
             )}
           </Stack>
         )}
+        {busy && <ActiveJobProgress kind="import" entity={model.name} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={close}>
             {t('crud.close')}

@@ -24,5 +24,7 @@ export const ACTIVE_JOB_STATES: readonly JobState[] = ['queued', 'running'];
 /** The jobs API: the caller's recent jobs, and cancelling one. */
 export const jobsApi = {
   list: (limit = 20, signal?: AbortSignal) => restApi.call<{ items: JobView[]; total: number }>({ method: 'GET', path: '/api/jobs', searchParams: { limit }, signal }),
+  running: (kind: string, signal?: AbortSignal) =>
+    restApi.call<{ items: JobView[]; total: number }>({ method: 'GET', path: '/api/jobs', searchParams: { kind, state: 'running', limit: 5 }, signal }),
   cancel: (id: string) => restApi.call<JobView>({ method: 'POST', path: `/api/jobs/${encodeURIComponent(id)}/cancel` }),
 };
