@@ -107,7 +107,11 @@ describe('transcripts and unanswered questions', () => {
     // "See their traces": the trace list filtered on the no_answer status.
     await list.getByTestId('unanswered-traces-link').click();
     await page.waitForURL(/\/crud\/bottrace\?filter\.status=/);
-    await page.getByRole('row', { name: /Zorglub/ }).first().waitFor();
+    await page.getByRole('heading', { name: 'Trazas del bot', exact: true }).waitFor();
+    await page.getByRole('table').getByRole('row', { name: /Bot Transcripciones/ }).first().waitFor();
+    // Only the unanswered trace: one row of the bot's two traces.
+    await expect.poll(() => page.getByRole('table').getByRole('row', { name: /Bot Transcripciones/ }).count()).toBe(1);
+    await page.getByText('1 registro', { exact: true }).waitFor();
     expect(await page.getByRole('row', { name: /horario de atención/ }).count()).toBe(0);
     await app.screenshot(page, 'unanswered-traces-filtered');
     await page.goBack();
