@@ -144,3 +144,23 @@ describe('chat page on a phone', () => {
     await app.screenshot(page, 'chat-phone-answer', { fullPage: false });
   }, 60_000);
 });
+
+describe('bot form', () => {
+  it('shows the chat link, its QR code and the widget snippet to copy', async () => {
+    const admin = await app.newPage();
+    await app.signIn(admin);
+    await admin.goto(`${app.webUrl}/crud/bot`);
+    const row = admin.getByRole('row').filter({ hasText: 'Tienda Bot' });
+    await row.getByRole('button', { name: 'Editar' }).click();
+    const dialog = admin.getByRole('dialog');
+    const snippet = dialog.getByTestId('bot-embed-snippet');
+    await snippet.waitFor();
+    expect(await snippet.innerText()).toBe(`<script src="${app.webUrl}/widget.js" data-bot="${allowedBot}" async></script>`);
+    expect(await dialog.getByTestId('bot-embed-link').innerText()).toBe(`${app.webUrl}/chat/${allowedBot}`);
+    await dialog.getByRole('button', { name: 'QR', exact: true }).click();
+    await dialog.locator('svg title').filter({ hasText: `/chat/${allowedBot}` }).waitFor({ state: 'attached' });
+    await dialog.getByRole('button', { name: 'Copiar' }).waitFor();
+    await snippet.scrollIntoViewIfNeeded();
+    await app.screenshot(admin, 'bot-form-embed', { fullPage: false });
+  }, 60_000);
+});
