@@ -152,11 +152,18 @@ export function EntityTable(props: EntityTableProps) {
                 )}
                 {group.headers.map((header) => {
                   const isActions = header.column.id === '__actions';
+                  const sorted = header.column.getIsSorted();
                   return (
-                    <Table.Th key={header.id} miw={isActions ? model.table.actionColumnWidth : undefined} w={widths.get(header.column.id)}>
+                    <Table.Th
+                      key={header.id}
+                      miw={isActions ? model.table.actionColumnWidth : undefined}
+                      w={widths.get(header.column.id)}
+                      // The column header states the order (ARIA: aria-sort belongs on the header cell, not the button in it).
+                      aria-sort={!header.column.getCanSort() ? undefined : sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none'}
+                    >
                       {header.column.getCanSort() ? (
                         <SortHeader
-                          sorted={header.column.getIsSorted()}
+                          sorted={sorted}
                           byDefault={state.sort === null}
                           label={t('crud.sortBy', { column: t(specs.find((spec) => spec.name === header.column.id)?.label ?? '') })}
                           onClick={() => dispatch({ type: 'toggleSort', field: header.column.id })}
@@ -212,7 +219,15 @@ export function EntityTable(props: EntityTableProps) {
             onChange={(value) => value && table.setPageSize(Number(value))}
             allowDeselect={false}
           />
-          <Pagination total={pageCount} value={state.page} onChange={(page) => table.setPageIndex(page - 1)} size="sm" />
+          <Pagination
+            total={pageCount}
+            value={state.page}
+            onChange={(page) => table.setPageIndex(page - 1)}
+            size="sm"
+            // The arrows are icons: they need names to be announced (and found) as buttons.
+            getControlProps={(control) => ({ 'aria-label': t(`crud.page.${control}`) })}
+            getItemProps={(page) => ({ 'aria-label': t('crud.page.number', { page }), 'aria-current': page === state.page ? 'page' : undefined })}
+          />
         </Group>
       </Group>
     </div>
@@ -272,7 +287,7 @@ const SortHeader = memo(function SortHeader(props: {
 }) {
   const Icon = props.sorted === 'asc' ? IconArrowUp : props.sorted === 'desc' ? IconArrowDown : IconArrowsSort;
   return (
-    <UnstyledButton onClick={props.onClick} aria-label={props.label} aria-sort={props.sorted === 'asc' ? 'ascending' : props.sorted === 'desc' ? 'descending' : 'none'}>
+    <UnstyledButton onClick={props.onClick} aria-label={props.label}>
       <Group gap={4} wrap="nowrap">
         <Text fw={700} size="sm">{props.children}</Text>
         <Icon size={14} opacity={props.sorted ? (props.byDefault ? 0.7 : 1) : 0.4} />

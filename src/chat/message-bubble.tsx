@@ -36,7 +36,8 @@ export function MessageBubble({ chat, onReact, testId }: { chat: ChatMessage; on
         {chat.citations && chat.citations.length > 0 && <Citations citations={chat.citations} />}
         <Group gap={6} justify="flex-end" mt={2}>
           {onReact && <ReactionPicker value={chat.reaction ?? null} onChange={onReact} />}
-          <Text size="xs" opacity={0.7} component="time" dateTime={chat.createdAt}>
+          {/* Full opacity: at 0.7 the time read at 3.3:1 on the blue bubble (AA asks 4.5:1). */}
+          <Text size="xs" component="time" dateTime={chat.createdAt}>
             {dayjs(chat.createdAt).format('HH:mm')}
           </Text>
         </Group>
