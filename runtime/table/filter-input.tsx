@@ -5,7 +5,7 @@ import type { FieldModel, FilterModel } from '../model/client-entity-model.ts';
 import { RefMultiSelect, RefSelect } from '../inputs/ref-select.tsx';
 
 // @mantine/dates is a large chunk and only date filters need it (no manifest declares one yet).
-const DateTimePicker = lazy(() => import('@mantine/dates').then((module) => ({ default: module.DateTimePicker })));
+const DateTimePicker = lazy(() => import('../inputs/date-time-picker.tsx'));
 
 interface FilterInputProps {
   filter: FilterModel;

@@ -1,34 +1,25 @@
 import { useEffect, useMemo } from 'react';
-import { MantineProvider, createTheme } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { I18nextProvider } from 'react-i18next';
-import { RuntimeProvider } from '../../runtime/context/runtime-context.tsx';
-import { PermissionsProvider } from '../../runtime/permissions/permissions-context.tsx';
+import { MantineProvider } from '@mantine/core';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { session, useSessionState } from '../session/session.ts';
-import { onSessionEvent } from '../session/session-events.ts';
 import { i18n } from './i18n.ts';
-import { services } from './services.ts';
-import { canFor } from './permissions.ts';
 import { AppRouter } from './router.tsx';
-
-/** Spec §9: notifications close after 3000 ms. */
-export const NOTIFICATION_MS = 3000;
-
-const theme = createTheme({ primaryColor: 'blue', defaultRadius: 'md' });
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+import { NotificationsHost } from './notifications-host.tsx';
+import { consoleTheme, cssVariablesResolver } from './theme.ts';
 
 // At start: drop an expired token, or reload the user behind a valid one (spec §4).
 void session.restore();
-// Whatever one user loaded must not leak into the next session.
-onSessionEvent((event) => {
-  if (event === 'logout' || event === 'login-success') queryClient.clear();
-});
 
-/** The console: dark theme by default (switchable), Spanish with English fallback, every route. */
+/**
+ * The console: dark theme by default (switchable), Spanish with English fallback, every route.
+ * What only signed-in screens use (entity providers, permissions, overrides) is provided by their
+ * own chunk (console-scope.tsx), TanStack Query by another (query-scope.tsx) that every screen but
+ * the sign-in page is wrapped in (router.tsx), so the sign-in page loads as little as it can.
+ */
 export function App() {
-  const { darkMode, user } = useSessionState();
-  const can = useMemo(() => canFor(user), [user]);
+  const { darkMode } = useSessionState();
+  const { t } = useTranslation();
+  const theme = useMemo(() => consoleTheme({ close: t('crud.close') }), [t]);
   useEffect(() => {
     document.documentElement.lang = i18n.language;
     const sync = (language: string) => {
@@ -38,16 +29,10 @@ export function App() {
     return () => i18n.off('languageChanged', sync);
   }, []);
   return (
-    <MantineProvider theme={theme} forceColorScheme={darkMode ? 'dark' : 'light'}>
-      <Notifications position="top-right" zIndex={5000} autoClose={NOTIFICATION_MS} />
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={darkMode ? 'dark' : 'light'}>
+      <NotificationsHost />
       <I18nextProvider i18n={i18n}>
-        <QueryClientProvider client={queryClient}>
-          <PermissionsProvider can={can}>
-            <RuntimeProvider services={services}>
-              <AppRouter />
-            </RuntimeProvider>
-          </PermissionsProvider>
-        </QueryClientProvider>
+        <AppRouter />
       </I18nextProvider>
     </MantineProvider>
   );

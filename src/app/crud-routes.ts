@@ -1,11 +1,14 @@
 import { generatedRoutes } from '../generated/routes.ts';
-import { entities } from '../generated/entities.ts';
+import { entityAccess } from '../generated/entity-access.ts';
 
-/** The generated /crud/* routes with their entity models. */
+/**
+ * The generated /crud/* routes with who may open them. Their entity models (the large generated
+ * entities module) are the console scope's to load, not the entry's (console-scope.tsx).
+ */
 export const crudRoutes = generatedRoutes
   .filter((route) => route.path.startsWith('/crud/'))
   .map((route) => {
-    const model = entities[route.entity];
-    if (!model) throw new Error(`Route ${route.path} names unknown entity "${route.entity}"`);
-    return { ...route, model };
+    const access = entityAccess[route.entity];
+    if (!access) throw new Error(`Route ${route.path} names unknown entity "${route.entity}"`);
+    return { ...route, access };
   });

@@ -1,6 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { permissionsGranting } from '../../contract/permissions/entity-access.ts';
-import { entities } from '../generated/entities.ts';
+import { entityAccess } from '../generated/entity-access.ts';
 
 /** A hand-written screen of the console (spec §2): where it lives and who may open it. */
 export interface FeatureRoute {
@@ -22,8 +22,8 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/chat/qr/:botId', component: lazy(() => import('../chat/chat-qr-page.tsx')), layout: 'chat', auth: false, permissions: null },
   { path: '/chat/:botId/:conversationId?', component: lazy(() => import('../chat/chat-page.tsx')), layout: 'chat', auth: false, permissions: null },
   // The same rules as the API behind each screen: analytics reads traces, the search reads a knowledge base.
-  { path: '/analytics', component: lazy(() => import('../chat/analytics/bot-analytics-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.bottrace.permissions, 'view') },
-  { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entities.knowledge.permissions, 'view') },
+  { path: '/analytics', component: lazy(() => import('../chat/analytics/bot-analytics-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entityAccess.bottrace.permissions, 'view') },
+  { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entityAccess.knowledge.permissions, 'view') },
   // Every signed-in user has jobs of their own; the server filters what each one sees.
   { path: '/jobs', component: lazy(() => import('../jobs/jobs-page.tsx')), layout: 'default', auth: true, permissions: null },
 ];

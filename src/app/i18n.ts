@@ -1,7 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import es from '../../locales/es.json';
-import en from '../../locales/en.json';
 import { runtimeLocales } from '../../runtime/i18n/runtime-locales.ts';
 import { initialLanguage } from './language-preference.ts';
 
@@ -16,15 +15,42 @@ function merge(base: Tree, extra: Tree): Tree {
   return out;
 }
 
-/** Spanish by default, English as fallback (spec §1), one namespace for app + runtime keys. */
+/**
+ * Languages besides Spanish, loaded when chosen: the default language is in the entry chunk, the
+ * others (about 10 KB compressed each) are not downloaded by visitors who never pick them.
+ */
+const loaders: Record<string, () => Promise<Tree>> = {
+  en: () => import('../../locales/en.json').then((module) => module.default as Tree),
+};
+const runtimeTexts: Record<string, Tree> = { es: runtimeLocales.es as unknown as Tree, en: runtimeLocales.en as unknown as Tree };
+
+/** Spanish by default, English as fallback once loaded (spec §1), one namespace for app + runtime keys. */
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
-  lng: initialLanguage(),
+  lng: 'es',
   fallbackLng: 'en',
-  resources: {
-    es: { translation: merge(es as Tree, runtimeLocales.es as unknown as Tree) },
-    en: { translation: merge(en as Tree, runtimeLocales.en as unknown as Tree) },
-  },
+  resources: { es: { translation: merge(es as Tree, runtimeTexts.es) } },
   interpolation: { escapeValue: false },
   initAsync: false,
 });
+
+/** Makes `language`'s texts available (a no-op once loaded); an unknown language is an error. */
+export async function loadLanguage(language: string): Promise<void> {
+  if (i18n.hasResourceBundle(language, 'translation')) return;
+  const load = loaders[language];
+  if (!load) throw new Error(`No texts for language "${language}": add locales/${language}.json and a loader in src/app/i18n.ts`);
+  i18n.addResourceBundle(language, 'translation', merge(await load(), runtimeTexts[language] ?? {}), true, false);
+}
+
+/** Resolves once the remembered language's texts are loaded and active; the app renders after it. */
+export const i18nReady: Promise<void> = (async () => {
+  const language = initialLanguage();
+  if (language === 'es') return;
+  try {
+    await loadLanguage(language);
+    await i18n.changeLanguage(language);
+  } catch (error) {
+    // Offline or a chunk gone after a release: Spanish rather than no console.
+    console.error(error);
+  }
+})();

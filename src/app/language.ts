@@ -1,10 +1,10 @@
-import { i18n } from './i18n.ts';
+import { i18n, loadLanguage } from './i18n.ts';
 import { saveLanguage } from './language-preference.ts';
 
 export { SUPPORTED_LANGUAGES } from './language-preference.ts';
 
-/** Switches the UI language and remembers it on this device. */
+/** Switches the UI language (its texts load first) and remembers it on this device. */
 export function setLanguage(language: string): void {
-  void i18n.changeLanguage(language);
   saveLanguage(language);
+  loadLanguage(language).then(() => i18n.changeLanguage(language), (error: unknown) => console.error(error));
 }

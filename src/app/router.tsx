@@ -1,4 +1,4 @@
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { BrowserRouter, Route, Routes } from 'react-router-dom';
 import { crudRoutes } from './crud-routes.ts';
 import { featureRoutes, type FeatureRoute } from './feature-routes.tsx';
@@ -7,9 +7,14 @@ import { RequireAccess } from './require-access.tsx';
 import { DefaultLayout } from './layouts/default-layout.tsx';
 import { ChatLayout } from './layouts/chat-layout.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
-import { CrudRoute } from './crud-route.tsx';
 import { PageFallback } from './page-fallback.tsx';
 import { crudRouteAccess } from './crud-route-access.ts';
+
+// Signed-in screens share one chunk of providers and the CRUD route element (console-scope.tsx):
+// one import, so both arrive together, and none of it is on the sign-in page.
+const loadConsoleScope = () => import('./console-scope.tsx');
+const ConsoleScope = lazy(() => loadConsoleScope().then((module) => ({ default: module.ConsoleScope })));
+const CrudRoute = lazy(() => loadConsoleScope().then((module) => ({ default: module.EntityCrudRoute })));
 
 /** Every routed screen in one list, tagged with its layout and access rule. */
 export interface RoutedScreen {
@@ -27,11 +32,16 @@ export const routedScreens: RoutedScreen[] = [
     path: route.path,
     layout: 'default' as const,
     auth: true,
-    permissions: crudRouteAccess(route.model),
-    element: <CrudRoute model={route.model} />,
+    permissions: crudRouteAccess(route.access),
+    element: <CrudRoute entity={route.entity} />,
   })),
   ...featureRoutes.map(({ path, component: Screen, layout, auth, permissions }) => ({ path, layout, auth, permissions, element: <Screen /> })),
 ];
+
+// TanStack Query: a chunk of its own that every screen but the sign-in page renders in.
+const QueryScope = lazy(() => import('./query-scope.tsx'));
+/** The screens that fetch nothing through TanStack Query, and load faster without it. */
+const WITHOUT_QUERY = new Set(['/login']);
 
 function guarded(screen: RoutedScreen) {
   return (
@@ -40,11 +50,34 @@ function guarded(screen: RoutedScreen) {
       path={screen.path}
       element={
         <RequireAccess access={{ auth: screen.auth, permissions: screen.permissions }}>
-          <Suspense fallback={<PageFallback />}>{screen.element}</Suspense>
+          <Suspense fallback={<PageFallback />}>{WITHOUT_QUERY.has(screen.path) ? screen.element : <QueryScope>{screen.element}</QueryScope>}</Suspense>
         </RequireAccess>
       }
     />
   );
+}
+
+/**
+ * A layout's screens: the public ones as they are, the signed-in ones under the console's scope,
+ * which a signed-out visitor never loads (sent to /login first).
+ */
+function screensOf(layout: FeatureRoute['layout']) {
+  const screens = routedScreens.filter((screen) => (screen.layout === 'chat') === (layout === 'chat'));
+  return [
+    ...screens.filter((screen) => !screen.auth).map(guarded),
+    <Route
+      key="signed-in"
+      element={
+        <RequireAccess access={{ auth: true, permissions: null }}>
+          <Suspense fallback={<PageFallback />}>
+            <ConsoleScope />
+          </Suspense>
+        </RequireAccess>
+      }
+    >
+      {screens.filter((screen) => screen.auth).map(guarded)}
+    </Route>,
+  ];
 }
 
 /** Routes grouped under their layout (spec §2 Layouts: default unless the route says chat). */
@@ -53,10 +86,10 @@ export function AppRouter() {
     <BrowserRouter>
       <Routes>
         <Route element={<DefaultLayout />}>
-          {routedScreens.filter((screen) => screen.layout !== 'chat').map(guarded)}
+          {screensOf('default')}
           <Route path="*" element={<NotFoundPage />} />
         </Route>
-        <Route element={<ChatLayout />}>{routedScreens.filter((screen) => screen.layout === 'chat').map(guarded)}</Route>
+        <Route element={<ChatLayout />}>{screensOf('chat')}</Route>
       </Routes>
     </BrowserRouter>
   );

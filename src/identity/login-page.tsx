@@ -9,11 +9,12 @@ import { canSubmitLogin } from './form-rules.ts';
 import { toFormFailure } from './server-errors.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { IdentityCard } from './identity-card.tsx';
-import { ProfileCard } from './profile-card.tsx';
 import { usePublicOptions } from './use-public-options.ts';
 
 // The Google SDK is only downloaded when a client id is configured.
 const GoogleSignIn = lazy(() => import('./google-sign-in.tsx'));
+// Shown only to a visitor already signed in: not part of the sign-in form's code (entry chunk).
+const ProfileCard = lazy(() => import('./profile-card.tsx').then((module) => ({ default: module.ProfileCard })));
 
 /** Spec §2 /login: logo, credentials, links, Google, dark-mode switch; the profile card when signed in. */
 export default function LoginPage() {
@@ -56,7 +57,9 @@ export default function LoginPage() {
     return (
       <Center py="xl">
         <Stack align="center" gap="md" w="100%" maw={420}>
-          <ProfileCard />
+          <Suspense fallback={null}>
+            <ProfileCard />
+          </Suspense>
           <Group>
             <Button component={Link} to={target}>
               {t('login.continue')}

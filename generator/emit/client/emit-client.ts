@@ -24,6 +24,26 @@ function emitEntities(models: EntityModelMap): string {
   );
 }
 
+/**
+ * Who may do what with each entity, without the rest of its model: what the console's route table
+ * needs to guard a screen. The route table is in the entry chunk, where the full entities module
+ * (hundreds of KB) would be downloaded by the sign-in page too.
+ */
+function emitEntityAccess(models: EntityModelMap): string {
+  const value = Object.fromEntries(
+    Object.values(models).map((m) => {
+      const { manage, view, viewOwn, create, createOwn, update, delete: remove } = m.permissions;
+      return [m.name, { permissions: { manage, view, viewOwn, create, createOwn, update, delete: remove }, route: m.route ? { permission: m.route.permission } : null }];
+    }),
+  );
+  return constModule(
+    "import type { EntityPermissionNames } from '../../contract/permissions/entity-access.ts';\nimport type { EntityName } from './types.ts';\n\nexport interface EntityAccess {\n  permissions: EntityPermissionNames;\n  route: { permission: string } | null;\n}\n",
+    'entityAccess',
+    'Record<EntityName, EntityAccess>',
+    value,
+  );
+}
+
 function emitProviders(models: EntityModelMap): string {
   const generic = Object.values(models).filter((m) => m.api.provider === 'generic');
   const types = generic.flatMap((m) => [m.typeName, m.inputTypeName]).join(', ');
@@ -169,6 +189,7 @@ export function emitClient(models: EntityModelMap, enums: Record<string, string[
   const files: EmittedFiles = new Map();
   files.set(`${OUT}/types.ts`, emitTypes(models, enums));
   files.set(`${OUT}/entities.ts`, emitEntities(models));
+  files.set(`${OUT}/entity-access.ts`, emitEntityAccess(models));
   files.set(`${OUT}/providers.ts`, emitProviders(models));
   files.set(`${OUT}/routes.ts`, emitRoutes(models));
   files.set(`${OUT}/menu.ts`, emitMenu(models));

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { DateTimePicker } from '@mantine/dates';
+import DateTimePicker from '../../inputs/date-time-picker.tsx';
 import type { WidgetProps } from '@rjsf/utils';
 import dayjs from 'dayjs';
 import { widgetInputProps } from './widget-input-props.ts';

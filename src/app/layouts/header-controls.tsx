@@ -1,22 +1,33 @@
-import { ActionIcon, Avatar, Menu, SegmentedControl, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconLogout, IconMoon, IconSun, IconUser } from '@tabler/icons-react';
+import { lazy, Suspense } from 'react';
+import { ActionIcon, Button } from '@mantine/core';
+import { IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
-import { session, sessionStore, useIsAuthenticated, useSessionState } from '../../session/session.ts';
-import { avatarUrl } from '../../session/avatar-url.ts';
+import { sessionStore, useIsAuthenticated, useSessionState } from '../../session/session.ts';
 import { setLanguage, SUPPORTED_LANGUAGES } from '../language.ts';
 
+/**
+ * ES / EN as two toggle buttons (aria-pressed) in a labelled group: Mantine's SegmentedControl
+ * drew the same with a sliding indicator that cost the sign-in page about 3 KB compressed.
+ */
 export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
+  const current = i18n.resolvedLanguage ?? i18n.language;
   return (
-    <SegmentedControl
-      size="xs"
-      aria-label={t('app.language')}
-      value={i18n.resolvedLanguage ?? i18n.language}
-      onChange={(language) => setLanguage(language)}
-      data={SUPPORTED_LANGUAGES.map((language) => ({ value: language, label: language.toUpperCase() }))}
-      data-testid="language-switch"
-    />
+    <div role="group" aria-label={t('app.language')} data-testid="language-switch">
+      <Button.Group>
+        {SUPPORTED_LANGUAGES.map((language) => (
+          <Button
+            key={language}
+            size="xs"
+            variant={language === current ? 'filled' : 'default'}
+            aria-pressed={language === current}
+            onClick={() => language !== current && setLanguage(language)}
+          >
+            {language.toUpperCase()}
+          </Button>
+        ))}
+      </Button.Group>
+    </div>
   );
 }
 
@@ -25,45 +36,23 @@ export function ThemeSwitch() {
   const { darkMode } = useSessionState();
   const label = t(darkMode ? 'app.theme.light' : 'app.theme.dark');
   return (
-    <Tooltip label={label}>
-      <ActionIcon variant="default" size="lg" aria-label={label} onClick={() => sessionStore.setDarkMode(!darkMode)} data-testid="theme-switch">
-        {darkMode ? <IconSun size={18} /> : <IconMoon size={18} />}
-      </ActionIcon>
-    </Tooltip>
+    // A native title, not Mantine's Tooltip: the tooltip's positioning library is 20 KB the
+    // sign-in page would otherwise load for this one hint.
+    <ActionIcon variant="default" size="lg" aria-label={label} title={label} onClick={() => sessionStore.setDarkMode(!darkMode)} data-testid="theme-switch">
+      {darkMode ? <IconSun size={18} /> : <IconMoon size={18} />}
+    </ActionIcon>
   );
 }
 
+// The menu (and the dropdown positioning it brings) loads once someone is signed in.
+const UserMenuButton = lazy(() => import('./user-menu.tsx'));
+
 export function UserMenu() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
   const authenticated = useIsAuthenticated();
-  const { user } = useSessionState();
   if (!authenticated) return null;
   return (
-    <Menu position="bottom-end" withArrow>
-      <Menu.Target>
-        <UnstyledButton aria-label={t('app.userMenu')} data-testid="user-menu">
-          <Avatar src={avatarUrl(user)} radius="xl" size={34} alt={user?.username ?? ''}>
-            <IconUser size={18} />
-          </Avatar>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {user && <Menu.Label>{user.username}</Menu.Label>}
-        <Menu.Item leftSection={<IconUser size={16} />} onClick={() => navigate('/profile')}>
-          {t('app.profile')}
-        </Menu.Item>
-        <Menu.Item
-          color="red"
-          leftSection={<IconLogout size={16} />}
-          onClick={() => {
-            session.signOut();
-            navigate('/login');
-          }}
-        >
-          {t('app.logout')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={null}>
+      <UserMenuButton />
+    </Suspense>
   );
 }

@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router-dom';
 import '@mantine/charts/styles.css';
+import '@mantine/dates/styles.css';
 import { useState } from 'react';
 import { AreaChart, BarChart, DonutChart } from '@mantine/charts';
 import { Alert, Group, Paper, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -22,8 +23,8 @@ interface ChatAnalytics {
   latency: { bucket: string; answers: number }[];
   reactions: { reaction: Reaction; count: number }[];
   unansweredQuestions: UnansweredQuestion[];
-}
   noAnswerStatus: string | null;
+}
 
 const COLORS = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'red.6', 'cyan.6', 'lime.6', 'pink.6', 'yellow.6', 'gray.6'];
 
@@ -146,8 +147,8 @@ function Charts({ data, from, to }: { data: ChatAnalytics; from: string; to: str
         questions={data.unansweredQuestions ?? []}
         canAddKnowledge={mayDo(can, entities.knowledge.permissions, 'update')}
         canViewConversations={mayDo(can, entities.conversation.permissions, 'view')}
-      />
         tracesHref={data.noAnswerStatus && mayDo(can, entities.bottrace.permissions, 'view') ? `/crud/bottrace?filter.status=${encodeURIComponent(data.noAnswerStatus)}` : null}
+      />
     </Stack>
   );
 }

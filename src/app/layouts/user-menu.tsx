@@ -1,0 +1,43 @@
+import { Avatar, Menu, UnstyledButton } from '@mantine/core';
+import { IconListCheck, IconLogout, IconUser } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { session, useSessionState } from '../../session/session.ts';
+import { avatarUrl } from '../../session/avatar-url.ts';
+
+/** The signed-in user's avatar and menu: profile, sign out. */
+export default function UserMenu() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { user } = useSessionState();
+  return (
+    <Menu position="bottom-end" withArrow>
+      <Menu.Target>
+        <UnstyledButton aria-label={t('app.userMenu')} data-testid="user-menu">
+          <Avatar src={avatarUrl(user)} radius="xl" size={34} alt={user?.username ?? ''}>
+            <IconUser size={18} />
+          </Avatar>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {user && <Menu.Label>{user.username}</Menu.Label>}
+        <Menu.Item leftSection={<IconUser size={16} />} onClick={() => navigate('/profile')}>
+          {t('app.profile')}
+        </Menu.Item>
+        <Menu.Item leftSection={<IconListCheck size={16} />} onClick={() => navigate('/jobs')} data-testid="user-menu-jobs">
+          {t('jobs.open')}
+        </Menu.Item>
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => {
+            session.signOut();
+            navigate('/login');
+          }}
+        >
+          {t('app.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
