@@ -73,6 +73,15 @@ export interface StartOptions {
   consoleEnv?: NodeJS.ProcessEnv;
 }
 
+/** What the e2e globalSetup built for the run; nothing outside vitest (the benches build their own). */
+function provided(key: 'e2eDistDir' | 'e2eServerBundle'): string | undefined {
+  try {
+    return inject(key);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startApp(options: StartOptions = {}): Promise<AppUnderTest> {
   const children: ChildProcess[] = [];
   const contexts: Array<{ close(): Promise<void> }> = [];
@@ -100,9 +109,10 @@ export async function startApp(options: StartOptions = {}): Promise<AppUnderTest
   if (process.env.E2E_CONSOLE !== 'dev') {
     // As in production (npm start): `node dist-server/main.mjs` serving the built console, with
     // its headers, caching and pre-compressed assets.
-    const distDir = inject('e2eDistDir') && !options.consoleEnv ? inject('e2eDistDir')! : buildConsole(options.consoleEnv);
-    if (distDir !== inject('e2eDistDir')) ownDirs.push(distDir);
-    const bundle = inject('e2eServerBundle') ?? (await buildServerBundle());
+    const sharedDist = provided('e2eDistDir');
+    const distDir = sharedDist && !options.consoleEnv ? sharedDist : buildConsole(options.consoleEnv);
+    if (distDir !== sharedDist) ownDirs.push(distDir);
+    const bundle = provided('e2eServerBundle') ?? (await buildServerBundle());
     api = start([bundle], { ...apiEnv, DIST_DIR: distDir });
     webUrl = `http://localhost:${apiPort}`;
     await waitFor(`${apiUrl}/api/health`, 60_000, api.child, api.log);
