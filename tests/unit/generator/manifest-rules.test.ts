@@ -88,7 +88,7 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   uniqueFieldNames: {
     entity: 'bot',
     breakIt: (m) => { m.fields.push({ ...m.fields[0] }); },
-    expected: `manifests/bot.json: fields[6].name: field name "name" is already used by fields[0]
+    expected: `manifests/bot.json: fields[12].name: field name "name" is already used by fields[0]
   found:    "name"
   expected: a name unique within its list
   fix:      rename or remove one of the two fields`,
@@ -127,7 +127,7 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
     breakIt: (m) => { m.filters[0].field = 'state'; },
     expected: `manifests/botTrace.json: filters[0].field: the filter names an unknown field "state"
   found:    "state"
-  expected: one of: status, bot, conversation, chatId, userMessage, assistantMessage, reaction, knowledgeBaseQuery, knowledgeBase, provider, model, inputTokens, outputTokens, tokens, latency, _id, createdAt, updatedAt`,
+  expected: one of: status, bot, conversation, chatId, userMessage, assistantMessage, reaction, knowledgeBaseQuery, knowledgeBase, citations, provider, model, inputTokens, outputTokens, tokens, latency, _id, createdAt, updatedAt`,
   },
   displayFieldIsScalar: {
     entity: 'tenant',
@@ -201,7 +201,7 @@ describe('cross-manifest rules', () => {
 
   test('a system field cannot be redeclared', () => {
     expect(messagesAfter('bot', (m) => { m.fields.push({ name: 'createdAt', type: 'date', label: 'field.bot.name' }); })).toEqual([
-      `manifests/bot.json: fields[6].name: "createdAt" is a system field every record already has
+      `manifests/bot.json: fields[12].name: "createdAt" is a system field every record already has
   found:    "createdAt"
   fix:      remove the field; _id, createdAt and updatedAt are implicit`,
     ]);
