@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest } from '../http/http-error.ts';
-import { ALL_PERMISSIONS, type RequestContext } from '../http/request-context.ts';
+import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import { isFinished, JOB_STATES, type JobRecord, type JobState } from './job-record.ts';
 import type { JobQueue } from './job-queue.ts';
 
@@ -28,13 +28,16 @@ export interface JobView {
   worker?: string | null;
 }
 
+/** Whoever manages users administers their jobs too. */
+const JOBS_ADMIN_PERMISSION = 'user:manage';
+
 /**
- * An administrator (every permission, '*') sees and cancels every job of their tenant (all of them
- * without a tenant); anyone else only their own. A job the caller may not see is a 404, like a
- * record of another tenant.
+ * An administrator (user:manage) sees and cancels every job of their tenant (all of them without
+ * a tenant); anyone else only their own. A job the caller may not see is a 404, like a record of
+ * another tenant.
  */
 export function isJobsAdmin(context: RequestContext): boolean {
-  return context.permissions.includes(ALL_PERMISSIONS);
+  return hasPermission(context, JOBS_ADMIN_PERMISSION);
 }
 
 export function maySeeJob(context: RequestContext, job: JobRecord): boolean {
