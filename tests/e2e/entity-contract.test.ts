@@ -274,7 +274,8 @@ describe('every generated entity page, through its dialogs, on the production bu
         const dialog = dialogOf(page);
         await dialog.getByRole('heading', { name: t('crud.title.view').replace('{{entity}}', t(model.label)) }).waitFor();
         await expect.poll(() => dialog.evaluate((node, text) => node.textContent!.includes(text) || [...node.querySelectorAll('input, textarea')].some((input) => (input as HTMLInputElement).value.includes(text)), rowText)).toBe(true);
-        await dialog.getByRole('button', { name: t('crud.close') }).click();
+        // The modal's X is also named "Cerrar": the footer's button comes last.
+        await dialog.getByRole('button', { name: t('crud.close'), exact: true }).last().click();
         await page.getByRole('dialog').waitFor({ state: 'detached' });
       }
 
@@ -315,7 +316,7 @@ describe('the permission rule in the console', () => {
     await viewer.getByRole('heading', { name: t('entity.bot.plural') }).waitFor();
     const row = viewer.getByRole('row', { name: /E2E Contract Bot/ });
     await row.getByRole('button', { name: t('crud.view') }).click();
-    await dialogOf(viewer).getByRole('button', { name: t('crud.close') }).click();
+    await dialogOf(viewer).getByRole('button', { name: t('crud.close'), exact: true }).last().click();
     expect(await viewer.getByRole('button', { name: t('crud.create') }).count()).toBe(0);
     expect(await row.getByRole('button', { name: t('crud.edit') }).count()).toBe(0);
     expect(await row.getByRole('button', { name: t('crud.delete') }).count()).toBe(0);
