@@ -39,12 +39,12 @@ export interface CpuPoolOptions {
 }
 
 /**
- * A pool of worker threads for CPU-heavy work (HTML/Markdown parsing, chunking for training,
- * reading import files): as many threads as cores, created on first use and stopped when idle,
- * each with its own heap limit, at a lower scheduling priority than the main thread (niceness +10,
- * where the platform allows), so the event loop that answers /api/health and every other request
- * keeps its core even when both are busy. Word and PDF documents keep their own one-off workers
- * (server/rag/parse/parse-in-worker.ts).
+ * A pool of worker threads for CPU-heavy work (HTML/Markdown parsing, chunking, reading import
+ * files): one thread per core but one, created on first use and stopped when idle, each with its
+ * own heap limit, so the event loop that answers /api/health and every other request keeps a core
+ * to itself. (A lower scheduling priority for the workers, niceness +10, was tried first: on a
+ * machine shared with other busy processes it can starve them of CPU altogether.) Word and PDF
+ * documents keep their own one-off workers (server/rag/parse/parse-in-worker.ts).
  */
 export class CpuPool {
   readonly #pool: Piscina;
@@ -58,7 +58,8 @@ export class CpuPool {
   constructor(options: CpuPoolOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? CPU_TASK_TIMEOUT_MS;
     this.#heapMb = options.heapMb ?? CPU_WORKER_HEAP_MB;
-    const threads = options.maxThreads ?? Math.max(1, os.availableParallelism());
+    // One core is left to the event loop: on 2 cores, 1 worker.
+    const threads = options.maxThreads ?? Math.max(1, os.availableParallelism() - 1);
     this.#maxQueue = options.maxQueue ?? CPU_QUEUE_MAX;
     this.#capacity = threads + this.#maxQueue;
     this.#pool = new Piscina({
@@ -67,7 +68,6 @@ export class CpuPool {
       maxThreads: threads,
       maxQueue: this.#maxQueue,
       idleTimeout: 30_000,
-      niceIncrement: 10,
       resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
     });
   }
