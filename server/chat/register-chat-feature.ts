@@ -6,13 +6,16 @@ import { registerChatRoutes } from './chat-routes.ts';
 import { ChatService } from './chat-service.ts';
 import { ChatStore } from './chat-store.ts';
 import { chatRetrievalIndex } from './chat-retrieval-index.ts';
+import { registerChatVisitors } from './register-chat-visitors.ts';
 
 /** The public chat: /api/chat/* (see chat-routes.ts), the services behind it, and the console's bot analytics. */
-export const registerChatFeature: ServerFeature = (app, deps: FeatureDependencies) => {
+export const registerChatFeature: ServerFeature = async (app, deps: FeatureDependencies) => {
   const limits = deps.featureConfig.chat;
   const store = new ChatStore(deps.database, deps.service);
   const llm = new ChatLlm(deps.runtimeConfig);
-  const service = new ChatService(store, llm, chatRetrievalIndex(deps.database, deps.runtimeConfig));
+  // Origins, frame policy, e-mail codes, resume tokens and /widget.js, before the routes they cover.
+  const tokens = await registerChatVisitors(app, deps, store);
+  const service = new ChatService(store, llm, chatRetrievalIndex(deps.database, deps.runtimeConfig), tokens);
   // Several instances (PostgreSQL or Redis): one lock and one message budget per conversation across all of them.
   const coordination = createChatCoordination({ database: deps.database, redisUrl: deps.config.redisUrl, log: app.log });
   if (coordination) app.addHook('onClose', async () => coordination.close());
