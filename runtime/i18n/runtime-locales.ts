@@ -26,6 +26,8 @@ export const runtimeLocales = {
       submit: 'Guardar',
       cancel: 'Cancelar',
       close: 'Cerrar',
+      // The dialogs' × button: not "Cerrar", which a view dialog's own button already says.
+      dismissDialog: 'Salir del diálogo',
       confirmDelete: '¿Seguro que quieres eliminar este registro?',
       formLoadFailed: 'No se pudo cargar el formulario. Compruebe la conexión o recargue la página si se ha publicado una versión nueva.',
       retry: 'Reintentar',
@@ -116,6 +118,7 @@ export const runtimeLocales = {
       submit: 'Save',
       cancel: 'Cancel',
       close: 'Close',
+      dismissDialog: 'Dismiss dialog',
       confirmDelete: 'Are you sure you want to delete this record?',
       formLoadFailed: 'The form could not be loaded. Check the connection, or reload the page if a new version was published.',
       retry: 'Retry',

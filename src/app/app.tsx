@@ -19,7 +19,7 @@ void session.restore();
 export function App() {
   const { darkMode } = useSessionState();
   const { t } = useTranslation();
-  const theme = useMemo(() => consoleTheme({ close: t('crud.close') }), [t]);
+  const theme = useMemo(() => consoleTheme({ close: t('crud.dismissDialog') }), [t]);
   useEffect(() => {
     document.documentElement.lang = i18n.language;
     const sync = (language: string) => {

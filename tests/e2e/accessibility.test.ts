@@ -160,7 +160,7 @@ describe.sequential('accessibility (axe-core, WCAG 2.1 AA + best practices)', ()
     const messages: string[] = [];
     for (const [screen, url] of [['settings', '/settings'], ['analytics', '/analytics'], ['profile', '/profile'], ['knowledge search', `/knowledge/${knowledgeId}`]]) {
       await admin.goto(`${app.webUrl}${url}`);
-      await admin.getByRole('main').locator('h1, h2').first().waitFor();
+      await admin.getByRole('main').getByRole('heading').first().waitFor();
       await settled(admin);
       const found = await audit(admin, screen);
       failing.push(...found);
