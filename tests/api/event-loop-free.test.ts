@@ -12,7 +12,7 @@ import { MAIN_THREAD_MARKUP_BYTES } from '../../server/rag/parse/file-parsers.ts
  * refusals say the same as the main-thread path did.
  */
 let server: TestServer;
-const IMPORT_ROWS = 12_000;
+const IMPORT_ROWS = 5_000;
 
 beforeAll(async () => {
   server = await startTestServer();
