@@ -104,7 +104,7 @@ describe('getting started', () => {
 
   it('links each step to where it is done', () => {
     expect(startStepLink('addContent', { knowledgeId: 'k 1', botId: null })).toEqual({ to: '/knowledge/k%201', external: false });
-    expect(startStepLink('addContent', { knowledgeId: null, botId: null }).to).toBe('/crud/knowledge');
+    expect(startStepLink('addContent', { knowledgeId: null, botId: null })?.to).toBe('/crud/knowledge');
     expect(startStepLink('tryChat', { knowledgeId: null, botId: 'b1' })).toEqual({ to: '/chat/b1', external: true });
     expect(startStepLink('share', { knowledgeId: null, botId: 'b1' })).toEqual({ to: '/chat/qr/b1', external: true });
     // No bot yet: nothing to open (the "Create a bot" step leads there).
