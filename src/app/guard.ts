@@ -6,10 +6,12 @@ export interface RouteAccess {
   permissions: readonly string[] | null;
 }
 
-export type GuardDecision = { kind: 'allow' } | { kind: 'login'; to: string } | { kind: 'forbidden' };
+export type GuardDecision = { kind: 'allow' } | { kind: 'login'; to: string } | { kind: 'forbidden' } | { kind: 'loading' };
 
 export interface Viewer {
   authenticated: boolean;
+  /** The signed-in user (and so their permissions) is known; false between storing a token and /me answering. */
+  userLoaded: boolean;
   can: (permission: string) => boolean;
 }
 
@@ -26,6 +28,9 @@ export function guardDecision(access: RouteAccess, viewer: Viewer, location: { p
     const full = `${location.pathname}${location.search ?? ''}${location.hash ?? ''}`;
     return { kind: 'login', to: `/login?redirect=${encodeURIComponent(full)}` };
   }
+  // Right after sign-in the token is stored before the user is: deciding then would flash a
+  // "no permission" page (or an empty home) at someone who has the permission.
+  if (!viewer.userLoaded) return { kind: 'loading' };
   const allowed = access.permissions === null || access.permissions.some((permission) => viewer.can(permission));
   return allowed ? { kind: 'allow' } : { kind: 'forbidden' };
 }

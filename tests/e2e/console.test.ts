@@ -82,8 +82,10 @@ describe.sequential('console', () => {
     await dialog(admin).getByTestId('role-name').fill('Soporte');
     await dialog(admin).getByTestId('permission-group-bot').waitFor();
     for (const permission of ['bot:manage', 'contact:manage', 'conversation:manage', 'userApiKey:manage', 'userApiKey:create', 'userApiKey:view']) {
-      const box = dialog(admin).getByRole('checkbox', { name: permission, exact: true });
-      if ((await box.count()) > 0) await box.check();
+      // Each box is named "<action> · <entity> (<key>)": the key tells it apart.
+      const box = dialog(admin).getByRole('checkbox', { name: `(${permission})` });
+      expect(await box.count(), permission).toBe(1);
+      await box.check();
     }
     await app.screenshot(admin, 'role-create', { fullPage: false });
     await dialog(admin).getByRole('button', { name: 'Crear' }).click();

@@ -3,8 +3,8 @@ import { guardDecision, safeRedirectTarget } from '../../../src/app/guard.ts';
 import { crudRouteAccess } from '../../../src/app/crud-route-access.ts';
 import { entities } from '../../../src/generated/entities.ts';
 
-const signedIn = (permissions: string[]) => ({ authenticated: true, can: (p: string) => permissions.includes(p) });
-const signedOut = { authenticated: false, can: () => false };
+const signedIn = (permissions: string[]) => ({ authenticated: true, userLoaded: true, can: (p: string) => permissions.includes(p) });
+const signedOut = { authenticated: false, userLoaded: false, can: () => false };
 
 describe('route guard (spec §2)', () => {
   const at = (pathname: string, search = '', hash = '') => ({ pathname, search, hash });
@@ -30,6 +30,13 @@ describe('route guard (spec §2)', () => {
 
   it('a permission alone implies authentication', () => {
     expect(guardDecision({ auth: false, permissions: ['knowledge:manage'] }, signedOut, at('/knowledge/1'))).toEqual({ kind: 'login', to: '/login?redirect=%2Fknowledge%2F1' });
+  });
+
+  it('waits for the signed-in user before deciding (no "no permission" flash right after sign-in)', () => {
+    const loading = { authenticated: true, userLoaded: false, can: () => false };
+    expect(guardDecision({ auth: true, permissions: ['bot:view'] }, loading, at('/crud/bot'))).toEqual({ kind: 'loading' });
+    expect(guardDecision({ auth: true, permissions: null }, loading, at('/'))).toEqual({ kind: 'loading' });
+    expect(guardDecision({ auth: false, permissions: null }, loading, at('/login'))).toEqual({ kind: 'allow' });
   });
 
   it('crud routes open for whoever may view the entity, as the API decides', () => {
