@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, qs, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot, minimalKnowledge } from './helpers/fixtures.ts';
 import { anonymous, parseSse, type Visitor } from './chat-visitor.ts';
-import { completion, json, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+import { completion, json, fakeLlmEnvironment, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 
 /**
  * Unanswered questions (issue 20 item 7): nothing above the knowledge base's threshold, or the
@@ -18,13 +18,7 @@ const FALLBACK = 'No encuentro esa respuesta. Escríbenos a soporte@example.com 
 beforeAll(async () => {
   fake = await startFakeOpenAiServer();
   server = await startTestServer({
-    env: {
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: 'fake-model',
-      LLM_API_KEY: 'sk-test-secret',
-      CHAT_RATE_START_PER_MINUTE: '1000',
-      CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
-    },
+    env: fakeLlmEnvironment(fake),
   });
   visitor = anonymous(server.baseUrl);
   const knowledge = await create(

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, qs, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot, minimalKnowledge } from './helpers/fixtures.ts';
 import { anonymous, parseSse, type Visitor } from './chat-visitor.ts';
-import { chunk, completion, json, sse, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+import { chunk, completion, json, sse, fakeLlmEnvironment, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 
 /** The chat against an OpenAI-compatible server (a local fake): requests, streaming, failures. */
 let fake: FakeOpenAiServer;
@@ -13,13 +13,7 @@ let botId: string;
 beforeAll(async () => {
   fake = await startFakeOpenAiServer();
   server = await startTestServer({
-    env: {
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: 'fake-model',
-      LLM_API_KEY: 'sk-test-secret',
-      CHAT_RATE_START_PER_MINUTE: '1000',
-      CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
-    },
+    env: fakeLlmEnvironment(fake),
   });
   visitor = anonymous(server.baseUrl);
   const knowledge = await create(

@@ -4,7 +4,7 @@ import { startTestServer, qs, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot } from './helpers/fixtures.ts';
 import { TEST_BACKEND, withOtherConnection } from './helpers/test-database.ts';
 import { anonymous, parseSse, type Visitor } from './chat-visitor.ts';
-import { chunk, completion, json, sse, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+import { chunk, completion, json, sse, fakeLlmEnvironment, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 
 /**
  * Issue 16 "Public chat reveals contacts": typing an existing contact's e-mail in the chat form
@@ -23,14 +23,7 @@ const VICTIM_SECRETS = ['PIN-4321-XYZ', 'alérgica al marisco', 'pedido 99-SECRE
 beforeAll(async () => {
   fake = await startFakeOpenAiServer();
   server = await startTestServer({
-    env: {
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: 'fake-model',
-      LLM_API_KEY: 'sk-test-secret',
-      CHAT_RATE_START_PER_MINUTE: '1000',
-      CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
-      CHAT_RATE_READ_PER_MINUTE: '1000',
-    },
+    env: fakeLlmEnvironment(fake),
   });
   visitor = anonymous(server.baseUrl);
   botId = (await create<{ _id: string }>(server, '/api/bots', minimalBot('Privado')))._id;

@@ -5,7 +5,7 @@ import { startTestServer, qs, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot } from './helpers/fixtures.ts';
 import { withOtherConnection } from './helpers/test-database.ts';
 import { anonymous, type Visitor } from './chat-visitor.ts';
-import { completion, json, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+import { completion, json, fakeLlmEnvironment, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 import { EmailCodes, EMAIL_CODE_LIFETIME_MS } from '../../server/chat/email-codes.ts';
 
 /**
@@ -31,10 +31,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAiServer();
   server = await startTestServer({
     identity: { jwtSecret: JWT_SECRET },
-    env: {
-      LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'fake-model', LLM_API_KEY: 'sk-test',
-      CHAT_RATE_START_PER_MINUTE: '1000', CHAT_RATE_MESSAGE_PER_MINUTE: '1000', CHAT_RATE_READ_PER_MINUTE: '1000',
-    },
+    env: fakeLlmEnvironment(fake),
   });
   visitor = anonymous(server.baseUrl);
   botId = (await create(server, '/api/bots', minimalBot('Verificado')))._id;

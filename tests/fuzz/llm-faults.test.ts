@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, qs, type TestServer } from '../api/helpers/test-server.ts';
 import { create, minimalBot } from '../api/helpers/fixtures.ts';
 import { anonymous, parseSse, type Visitor } from '../api/chat-visitor.ts';
-import { json, startFakeOpenAiServer, type FakeHandler, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+import { fakeLlmEnvironment, json, startFakeOpenAiServer, type FakeHandler, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 
 /**
  * An LLM provider that times out, resets the connection or answers garbage leaves the conversation
@@ -17,14 +17,7 @@ let botId: string;
 beforeAll(async () => {
   fake = await startFakeOpenAiServer();
   server = await startTestServer({
-    env: {
-      LLM_BASE_URL: fake.baseUrl,
-      LLM_MODEL: 'fake-model',
-      LLM_API_KEY: 'sk-fault-secret',
-      LLM_TIMEOUT_MS: '800',
-      CHAT_RATE_START_PER_MINUTE: '1000',
-      CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
-    },
+    env: fakeLlmEnvironment(fake, { LLM_API_KEY: 'sk-fault-secret', LLM_TIMEOUT_MS: '800' }),
   });
   visitor = anonymous(server.baseUrl);
   botId = (await create(server, '/api/bots', minimalBot('Frágil')))._id;

@@ -20,6 +20,22 @@ export interface FakeOpenAiServer {
   close(): Promise<void>;
 }
 
+/**
+ * A test server's environment for a chat answered by `fake`: the LLM settings pointing at it and
+ * the visitor rate limits out of the way (tests send more than a person would); `extra` wins.
+ */
+export function fakeLlmEnvironment(fake: Pick<FakeOpenAiServer, 'baseUrl'>, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    LLM_BASE_URL: fake.baseUrl,
+    LLM_MODEL: 'fake-model',
+    LLM_API_KEY: 'sk-test-secret',
+    CHAT_RATE_START_PER_MINUTE: '1000',
+    CHAT_RATE_MESSAGE_PER_MINUTE: '1000',
+    CHAT_RATE_READ_PER_MINUTE: '1000',
+    ...extra,
+  };
+}
+
 export async function startFakeOpenAiServer(): Promise<FakeOpenAiServer> {
   let handler: FakeHandler = (_request, response) => json(response, 500, { error: { message: 'no handler' } });
   const requests: RecordedRequest[] = [];
