@@ -59,7 +59,9 @@ export function entityResolvers(
     (_root, args, { request }) => resolving(async () => {
       await enforce(request, routePermission(model, action));
       // A GraphQL string literal may spell U+0000 as "\u0000", which the HTTP body check cannot see.
-      const nul = nulBytePaths(args);
+      // A record's fields are named as REST names them (`name`, not `data.name`): one error shape.
+      const { data, ...others } = args as Record<string, unknown>;
+      const nul = [...nulBytePaths(others), ...(data === undefined ? [] : nulBytePaths(data))];
       if (nul.length > 0) throw nulByteError(nul);
       return work(request, args);
     });

@@ -118,6 +118,8 @@ describe('hand-written routes', () => {
       /^POST \/api\/users\/password\/recovery\/(request|complete)$/,
       /^POST \/api\/google\/(login|logout)$/,
       /^(GET|POST) \/api\/chat\//,
+      // The embeddable chat widget's script (issue 20): static code, no data; the bot's origins are checked by /api/chat.
+      /^GET \/widget\.js$/,
       /^GET \/files\/\*$/,
       // Export downloads: the signed, short-lived link is the credential (server/files/export-files.ts).
       /^GET \/files\/exports\/:name$/,
