@@ -1307,9 +1307,13 @@ export const schemas: Record<string, EntitySchemas> = {
             },
             "additionalProperties": false
           },
+          "maxItems": 100,
           "title": "field.contact.memory",
           "description": "hint.contact.memory",
-          "default": []
+          "default": [],
+          "x-messages": {
+            "maxItems": "validation.maxItems"
+          }
         }
       },
       "additionalProperties": false,
@@ -1369,8 +1373,12 @@ export const schemas: Record<string, EntitySchemas> = {
             },
             "additionalProperties": false
           },
+          "maxItems": 100,
           "title": "field.contact.memory",
-          "description": "hint.contact.memory"
+          "description": "hint.contact.memory",
+          "x-messages": {
+            "maxItems": "validation.maxItems"
+          }
         }
       },
       "additionalProperties": false,

@@ -3322,7 +3322,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "integer": false,
           "format": null,
           "minItems": null,
-          "maxItems": null,
+          "maxItems": 100,
           "messages": {
             "required": "validation.required",
             "unique": "validation.unique",
