@@ -5,6 +5,7 @@ import { ChatLlm } from './chat-llm.ts';
 import { registerChatRoutes } from './chat-routes.ts';
 import { ChatService } from './chat-service.ts';
 import { ChatStore } from './chat-store.ts';
+import { registerContactMergeRoute } from './contact-merge-routes.ts';
 import { chatRetrievalIndex } from './chat-retrieval-index.ts';
 import { registerChatVisitors } from './register-chat-visitors.ts';
 
@@ -21,4 +22,6 @@ export const registerChatFeature: ServerFeature = async (app, deps: FeatureDepen
   if (coordination) app.addHook('onClose', async () => coordination.close());
   registerChatRoutes(app, service, limits, coordination);
   registerAnalyticsRoutes(app, deps.database, deps.service);
+  // Unverified contacts made by visitors who gave a known e-mail without proof (issue 20) are merged here.
+  registerContactMergeRoute(app, deps.service, deps.entities, deps.enforce);
 };
