@@ -32,7 +32,14 @@ export function registerContactMergeRoute(app: FastifyInstance, service: EntityS
   const tenantColumn = service.runtime('contact').tenantColumn;
   const memoryLimit = contact.fields.find((field) => field.name === 'memory')?.validation.maxItems ?? null;
 
-  app.post<MergeParams>(`${contact.api.basePath}/:id/merge`, { config: { permission: update } }, async (request) => {
+  // Documentation only (no body/params schema: the handler's own checks give the error messages).
+  const schema = {
+    tags: [contact.typeName],
+    summary: 'Merge a contact into another',
+    description: `Body { "into": "<contact id>" }. Moves every conversation of :id to "into", appends its memory (exact duplicates skipped; over the limit is a 400 and nothing changes) and deletes :id. Also requires \`${remove.permission}\`.`,
+  };
+
+  app.post<MergeParams>(`${contact.api.basePath}/:id/merge`, { config: { permission: update }, schema }, async (request) => {
     // The merge deletes the source: the caller needs delete as the generic DELETE route does.
     await enforce(request, remove);
     const into = parseInto(request.body);
