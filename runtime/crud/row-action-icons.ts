@@ -1,5 +1,5 @@
 import {
-  IconChartBar, IconEraser, IconFolderOpen, IconLock, IconMessageChatbot, IconQrcode, IconSchool, IconSearch, type Icon,
+  IconChartBar, IconEraser, IconFolderOpen, IconGitMerge, IconLock, IconMessageChatbot, IconQrcode, IconSchool, IconSearch, type Icon,
 } from '@tabler/icons-react';
 
 /** Icons of manifest row actions by their manifest name; explicit so the bundle holds only these. */
@@ -12,6 +12,7 @@ export const rowActionIcons: Readonly<Record<string, Icon>> = {
   search: IconSearch,
   lock: IconLock,
   'chart-bar': IconChartBar,
+  'git-merge': IconGitMerge,
 };
 
 export function requireRowActionIcon(name: string): Icon {

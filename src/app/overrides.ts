@@ -1,6 +1,7 @@
 import type { OverrideRegistry } from '../../runtime/overrides/override-registry.ts';
 import { botOverrides } from '../overrides/bot/bot-overrides.ts';
 import { bottraceOverrides } from '../overrides/bottrace/bottrace-overrides.ts';
+import { contactOverrides } from '../overrides/contact/contact-overrides.ts';
 import { conversationOverrides } from '../overrides/conversation/conversation-overrides.ts';
 import { knowledgeOverrides } from '../overrides/knowledge/knowledge-overrides.ts';
 import { lazyWithPreload } from '../../runtime/lazy/lazy-with-preload.ts';
@@ -15,6 +16,7 @@ import { userApiKeyOverrides } from '../overrides/userApiKey/user-api-key-overri
  */
 export const overrides: OverrideRegistry = {
   bot: botOverrides,
+  contact: contactOverrides,
   conversation: conversationOverrides,
   bottrace: bottraceOverrides,
   knowledge: knowledgeOverrides,

@@ -2947,7 +2947,14 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "order": "asc"
       }
     },
-    "rowActions": [],
+    "rowActions": [
+      {
+        "name": "merge",
+        "label": "action.mergeContact",
+        "icon": "git-merge",
+        "permission": null
+      }
+    ],
     "tabs": [],
     "menus": [],
     "filters": [],
