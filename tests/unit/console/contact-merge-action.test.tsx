@@ -2,6 +2,7 @@ import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { IconGitMerge } from '@tabler/icons-react';
+import type { Can } from '../../../runtime/permissions/permissions-context.tsx';
 import { ApiError } from '../../../runtime/transport/api-error.ts';
 import { entities } from '../../../src/generated/entities.ts';
 import { installBrowserShims, RuntimeHarness } from '../runtime/runtime-test-harness.tsx';
@@ -15,7 +16,7 @@ const { MergeContactAction } = await import('../../../src/overrides/contact/merg
 const source = { _id: 'c-new', name: 'Lucía', email: 'lucia@example.com' };
 const contacts = [source, { _id: 'c-real', name: 'Lucía Real', email: 'lucia@example.com' }];
 
-function renderAction(can: (permission: string) => boolean, reload = vi.fn()) {
+function renderAction(can: Can, reload = vi.fn()) {
   render(
     <RuntimeHarness services={{ providers: { contact: { search: mocks.search } as never } }} can={can}>
       <MergeContactAction row={source} model={entities.contact} reload={reload} label="Fusionar" icon={IconGitMerge} />
