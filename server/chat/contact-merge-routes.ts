@@ -72,7 +72,7 @@ export function registerContactMergeRoute(app: FastifyInstance, service: EntityS
     // A conversation's contact is read-only for users; the merge is the server's own act, confined
     // to the contacts' tenant and allowed only after the caller's checks above.
     const feature = systemIn(typeof tenant === 'string' ? tenant : null);
-    let moved = 0;
+    const moved = new Set<string>();
     for (;;) {
       const page = await service.find('conversation', feature, {
         limit: PAGE, offset: 0, orderBy: null, order: 'asc', search: null,
@@ -80,12 +80,15 @@ export function registerContactMergeRoute(app: FastifyInstance, service: EntityS
       });
       if (page.length === 0) break;
       for (const conversation of page) {
-        await service.update('conversation', feature, String(conversation._id), { contact: into });
-        moved += 1;
+        const conversationId = String(conversation._id);
+        // A move that did not take would otherwise be read back forever.
+        if (moved.has(conversationId)) throw new Error(`Contact merge: conversation ${conversationId} still belongs to contact ${id} after being moved to ${into}`);
+        await service.update('conversation', feature, conversationId, { contact: into });
+        moved.add(conversationId);
       }
     }
     await service.delete('contact', context, id);
-    return { into, movedConversations: moved, addedMemory: memory.added };
+    return { into, movedConversations: moved.size, addedMemory: memory.added };
   });
 }
 
