@@ -85,7 +85,7 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     const user = userEvent.setup();
     const provider = setup();
     await screen.findByText('Row 1.0');
-    await user.click(screen.getByRole('button', { name: '3' }));
+    await user.click(screen.getByRole('button', { name: 'Página 3' }));
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 3 }));
     const calls = provider.paginate.mock.calls.length;
     await user.type(screen.getByRole('textbox', { name: 'Buscar' }), 'bot');
@@ -99,7 +99,7 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     const user = userEvent.setup();
     const provider = setup();
     await screen.findByText('Row 1.0');
-    await user.click(screen.getByRole('button', { name: '2' }));
+    await user.click(screen.getByRole('button', { name: 'Página 2' }));
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 2 }));
     await user.click(screen.getAllByLabelText('Filas por página').find((element) => element.tagName === 'INPUT')!);
     await user.click(await screen.findByRole('option', { name: '20' }));
@@ -112,23 +112,25 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     await screen.findByText('Row 1.0');
     expect(lastQuery(provider)).toMatchObject({ orderBy: 'createdAt', order: 'asc' });
     const header = screen.getByRole('button', { name: 'Ordenar por Nombre' });
+    // ARIA: the order is stated by the header cell, not by the button inside it.
+    const cell = header.closest('th')!;
     await user.click(header);
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'name', order: 'asc' }));
-    expect(header).toHaveAttribute('aria-sort', 'ascending');
+    expect(cell).toHaveAttribute('aria-sort', 'ascending');
     await user.click(header);
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'name', order: 'desc' }));
     await user.click(header);
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'createdAt', order: 'asc' }));
-    expect(header).toHaveAttribute('aria-sort', 'none');
+    expect(cell).toHaveAttribute('aria-sort', 'none');
   });
 
   it('with no sort chosen, asks for and shows the manifest default (newest first)', async () => {
     const provider = setup(undefined, { ...model, table: { ...model.table, defaultSort: { field: 'createdAt', order: 'desc' } } });
     await screen.findByText('Row 1.0');
     expect(provider.paginate.mock.calls.every(([query]) => (query as any).orderBy === 'createdAt' && (query as any).order === 'desc')).toBe(true);
-    const created = screen.getAllByRole('button').find((button) => button.getAttribute('aria-label')?.startsWith('Ordenar por') && button.getAttribute('aria-sort') !== 'none');
+    const created = screen.getAllByRole('columnheader').find((cell) => (cell.getAttribute('aria-sort') ?? 'none') !== 'none');
     expect(created).toHaveAttribute('aria-sort', 'descending');
-    expect(created?.getAttribute('aria-label')).toMatch(/Creado|Fecha de creación|creación/i);
+    expect(created?.querySelector('button')?.getAttribute('aria-label')).toMatch(/Creado|Fecha de creación|creación/i);
   });
 });
 
