@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 import { spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
-import { completion, json, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+import { chunk, completion, json, sse, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 
 /**
  * The chat's per-conversation lock and message limit across two real server processes on one
@@ -47,13 +47,16 @@ describe.skipIf(TEST_BACKEND !== 'postgres').each(variants)('chat across two ins
   beforeAll(async () => {
     if (!enabled) return;
     fake = await startFakeOpenAiServer();
-    fake.handle((_request, response) => {
+    fake.handle((request, response) => {
       inFlight++;
       mostAtOnce = Math.max(mostAtOnce, inFlight);
       setTimeout(() => {
         inFlight--;
         answered++;
-        json(response, 200, completion(`Respuesta ${answered}`, { prompt_tokens: 10, completion_tokens: 2 }));
+        const usage = { prompt_tokens: 10, completion_tokens: 2 };
+        // A streamed request gets server-sent events, as an OpenAI-compatible server sends them.
+        if (request.body?.stream) sse(response, [chunk(`Respuesta ${answered}`), chunk(null, usage)]);
+        else json(response, 200, completion(`Respuesta ${answered}`, usage));
       }, 300);
     });
     databaseUrl = await createTestPostgresDatabase('forja_chat_multi');
