@@ -46,20 +46,30 @@ export class EntityExporter {
   ) {}
 
   /** Through the job queue when one is set (server/files/file-jobs.ts), else written in the request. */
-  export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
-    return this.queue ? this.queue(runtime, context, raw, typedFilters) : this.write(runtime, context, raw, typedFilters);
+  async export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
+    if (!this.queue) return this.write(runtime, context, raw, typedFilters);
+    // A bad query is the caller's 400 now, not a queued job that fails: a refused request stores nothing.
+    this.readOptions(runtime, raw, typedFilters);
+    return this.queue(runtime, context, raw, typedFilters);
+  }
+
+  /** The export's options read from its query, each refused with a message naming it. */
+  private readOptions(runtime: EntityRuntime, raw: RawQuery, typedFilters?: readonly FilterArgument[]) {
+    raw = this.service.hooks.exportQuery(runtime.model.name, raw);
+    return {
+      format: readFormat(runtime, raw.format),
+      headers: readHeaders(runtime, raw.headers),
+      separator: readSeparator(raw.separator),
+      // Optional (CSV only): header labels and values in a language for people; absent keeps field names and stored values.
+      locale: readExportLocale(raw.locale),
+      query: parseListQuery(runtime, raw, { limit: 0, maxLimit: null, paged: false }, typedFilters),
+    };
   }
 
   /** Writes the export file; `onRows` hears the rows written so far (and may throw to stop: a cancelled job). */
   async write(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[], onRows?: (rows: number) => void): Promise<ExportFile> {
     const started = Date.now();
-    raw = this.service.hooks.exportQuery(runtime.model.name, raw);
-    const format = readFormat(runtime, raw.format);
-    const headers = readHeaders(runtime, raw.headers);
-    const separator = readSeparator(raw.separator);
-    // Optional (CSV only): header labels and values in a language for people; absent keeps field names and stored values.
-    const locale = readExportLocale(raw.locale);
-    const query = parseListQuery(runtime, raw, { limit: 0, maxLimit: null, paged: false }, typedFilters);
+    const { format, headers, separator, locale, query } = this.readOptions(runtime, raw, typedFilters);
     const columns = ['_id', ...headers.filter((h) => h !== '_id' && runtime.columns.has(h))];
     const select = selectList(this.database, runtime, this.service.scopeFor(runtime, context), query, columns, { storageOrder: true });
 
