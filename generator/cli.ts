@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { readInput, readMetaSchema } from './load/read-input.ts';
 import { generate } from './generate.ts';
+import { emitSettingValidators } from './emit/contract/emit-setting-validators.ts';
 import { diffArtefacts, writeArtefacts } from './write-artefacts.ts';
 import { ManifestValidationError, formatIssue } from './validate/manifest-issue.ts';
 
@@ -48,6 +49,8 @@ export function runOnce(options: Options): number {
     }
     throw error;
   }
+  // Not from the manifests: contract/ artefacts every project has (the fixture projects too).
+  result = { ...result, files: new Map([...result.files, ...emitSettingValidators()]) };
   const diff = diffArtefacts(options.root, result.files);
   const stale = [...diff.added, ...diff.changed, ...diff.removed];
   const ms = Math.round(performance.now() - started);

@@ -1,26 +1,20 @@
 /**
  * The one rule for a setting's value (spec §5 Settings), run by the server on PATCH
  * /api/settings/:id and by the console's edit dialog on what it is about to send, so both give
- * the same verdict. Code shared by server/ and the console lives under contract/: it may not
- * import from either side.
+ * the same verdict. The rules themselves are the JSON Schemas of setting-value-schemas.ts,
+ * precompiled by the generator (contract/generated/setting-value-validators.ts); this module
+ * builds what they check and turns their errors into one reason. Code shared by server/ and the
+ * console lives under contract/: it may not import from either side.
  */
+import type { ErrorObject } from 'ajv';
+import { settingValueValidators } from '../generated/setting-value-validators.ts';
+import { FORMAT_REASON, NUMBERS_REASON, NUMBER_SOURCE, TOO_LONG_REASON, type SettingType } from './setting-value-schemas.ts';
 
-/** The setting types of spec §3 (the manifest's enum). */
-export type SettingType = 'string' | 'longString' | 'password' | 'number' | 'boolean' | 'enum' | 'stringList' | 'numberList' | 'enumList';
+export { FORMAT_REASON, MAX_SETTING_LENGTH, NUMBERS_REASON, SETTING_TYPES, TOO_LONG_REASON, type SettingType } from './setting-value-schemas.ts';
 
-/** Reasons, as locale keys (es: 'Formato Invalido.' / '... Solo se esperan números.'). */
-export const FORMAT_REASON = 'validation.setting.format';
-export const NUMBERS_REASON = 'validation.setting.numbers';
-export const TOO_LONG_REASON = 'validation.setting.tooLong';
+/** The reasons' Spanish texts (spec §5), for API answers; the console shows its locale's. */
 export const FORMAT_MESSAGE = 'Formato Invalido.';
 export const NUMBERS_MESSAGE = 'Formato Invalido. Solo se esperan números.';
-
-/**
- * Length caps: a setting is a line of configuration, not a document store (a 5 MB value would
- * be loaded on every settings read, and sent to the console on every page). longString gets a
- * page of text; lists a few hundred entries; a number is at most 64 characters as text.
- */
-export const MAX_SETTING_LENGTH = { text: 2048, longText: 20_000, items: 200, number: 64 } as const;
 
 export interface SettingShape {
   type: SettingType;
@@ -32,88 +26,99 @@ export type SettingValueResult =
   | { ok: true; value: unknown }
   | { ok: false; error: { field: string; reason: string }; message: string; max?: number };
 
-/** Digits, an optional sign and decimals: what "only numbers" means (no 1e3, no 0x1f). */
-const NUMBER = /^-?\d+(\.\d+)?$/;
+type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+const VALIDATORS = settingValueValidators as Record<SettingType, Validator>;
+const NUMBER = new RegExp(NUMBER_SOURCE);
+const LIST_TYPES: ReadonlySet<SettingType> = new Set(['stringList', 'numberList', 'enumList']);
+/** When two problems are found in the same place, the one reported (the length before the form). */
+const REASON_RANK: Record<string, number> = { [TOO_LONG_REASON]: 0, [NUMBERS_REASON]: 1, [FORMAT_REASON]: 2 };
 
 /**
  * Checks a value against its setting's type, options and regex and returns the value to store
  * (numbers sent as text become numbers; null, or '' for a number, clears). Errors name the field
  * `value` (or `value.<index>` for a list item). Numbers and number-list items match the regex in
- * their canonical text (`'007'` is checked as `'7'`).
+ * their canonical text (`'007'` is checked as `'7'`). A regex that does not compile matches
+ * nothing: the value is refused rather than accepted unchecked.
  */
 export function validateSettingValue(setting: SettingShape, value: unknown): SettingValueResult {
-  const format = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: FORMAT_REASON }, message: FORMAT_MESSAGE });
-  const numbers = (field = 'value'): SettingValueResult => ({ ok: false, error: { field, reason: NUMBERS_REASON }, message: NUMBERS_MESSAGE });
-  const tooLong = (max: number, field = 'value'): SettingValueResult => ({
-    ok: false, error: { field, reason: TOO_LONG_REASON }, message: `The value is too long (at most ${max})`, max,
-  });
-  const textMax = setting.type === 'longString' ? MAX_SETTING_LENGTH.longText : MAX_SETTING_LENGTH.text;
-  const matches = (text: string) => !setting.regex || safeRegex(setting.regex).test(text);
-  const inOptions = (text: unknown) => typeof text === 'string' && (setting.options ?? []).includes(text);
-  const toNumber = (raw: unknown): number | null => {
-    const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : null;
-    return text !== null && NUMBER.test(text) ? Number(text) : null;
-  };
+  const validate = VALIDATORS[setting.type];
+  if (!validate) throw new Error(`validateSettingValue: unknown setting type "${String(setting.type)}"; fix: use one of the types of contract/settings/setting-value-schemas.ts`);
+  if (validate(candidateOf(setting, value))) return { ok: true, value: storedValue(setting.type, value) };
+  return failure(firstProblem(validate.errors ?? []));
+}
 
-  switch (setting.type) {
-    case 'string':
-    case 'longString':
-    case 'password':
-      if (value === null) return { ok: true, value: '' };
-      if (typeof value === 'string' && value.length > textMax) return tooLong(textMax);
-      if (typeof value !== 'string' || !matches(value)) return format();
-      return { ok: true, value };
-    case 'number': {
-      if (value === null || value === '') return { ok: true, value: null };
-      if (typeof value === 'string' && value.length > MAX_SETTING_LENGTH.number) return numbers();
-      const number = toNumber(value);
-      if (number === null) return numbers();
-      if (!matches(String(number))) return format();
-      return { ok: true, value: number };
-    }
-    case 'boolean':
-      if (typeof value === 'boolean') return { ok: true, value };
-      if (value === 'true' || value === 'false') return { ok: true, value: value === 'true' };
-      return format();
-    case 'enum':
-      return inOptions(value) ? { ok: true, value } : format();
-    case 'stringList':
-    case 'numberList':
-    case 'enumList': {
-      if (value === null) return { ok: true, value: [] };
-      if (!Array.isArray(value)) return format();
-      if (value.length > MAX_SETTING_LENGTH.items) return tooLong(MAX_SETTING_LENGTH.items);
-      const out: unknown[] = [];
-      for (const [index, item] of value.entries()) {
-        const field = `value.${index}`;
-        if (typeof item === 'string' && item.length > MAX_SETTING_LENGTH.text) return tooLong(MAX_SETTING_LENGTH.text, field);
-        if (setting.type === 'numberList') {
-          const number = toNumber(item);
-          if (number === null) return numbers(field);
-          if (!matches(String(number))) return format(field);
-          out.push(number);
-        } else if (setting.type === 'enumList') {
-          if (!inOptions(item)) return format(field);
-          out.push(item);
-        } else {
-          if (typeof item !== 'string' || !matches(item)) return format(field);
-          out.push(item);
-        }
-      }
-      return { ok: true, value: out };
-    }
-  }
-  return format();
+/** A number as text: JSON numbers as they print, text as sent, anything else unchanged (and refused). */
+const typedText = (raw: unknown): unknown => (typeof raw === 'number' ? String(raw) : raw);
+
+/** The stored number's text when the value is a number, else null. */
+function canonicalText(raw: unknown): string | null {
+  const text = typedText(raw);
+  if (typeof text !== 'string' || !NUMBER.test(text.trim())) return null;
+  return String(Number(text.trim()));
 }
 
 /**
- * A pattern that does not compile matches nothing: the value is refused rather than accepted
- * unchecked (patterns come from the setting definitions, so a broken one is a bug to see).
+ * A number as the setting stores it, from a JSON number or its text (spaces trimmed), or null
+ * when it is no number in the spec's sense (digits, a sign, decimals: no 1e3, no 0x1f).
  */
-function safeRegex(source: string): RegExp {
-  try {
-    return new RegExp(source);
-  } catch {
-    return /(?!)/;
+export function settingNumber(raw: unknown): number | null {
+  const text = canonicalText(raw);
+  return text === null ? null : Number(text);
+}
+
+/** What the type's schema checks: the value (numbers as text), their canonical text, and the setting's regex and options. */
+function candidateOf(setting: SettingShape, value: unknown): Record<string, unknown> {
+  const candidate: Record<string, unknown> = { value, options: setting.options ?? [] };
+  // An empty regex, like none, checks nothing.
+  if (setting.regex) candidate.regex = setting.regex;
+  if (setting.type === 'number') {
+    candidate.value = typedText(value);
+    candidate.canonical = canonicalText(value);
+  } else if (setting.type === 'numberList' && Array.isArray(value)) {
+    candidate.value = value.map(typedText);
+    candidate.canonical = value.map(canonicalText);
   }
+  return candidate;
+}
+
+/** The valid value as stored. */
+function storedValue(type: SettingType, value: unknown): unknown {
+  switch (type) {
+    case 'number':
+      return value === null || value === '' ? null : settingNumber(value);
+    case 'boolean':
+      return value === true || value === 'true';
+    case 'numberList':
+      return ((value ?? []) as unknown[]).map(settingNumber);
+    default:
+      if (LIST_TYPES.has(type)) return value ?? [];
+      return type === 'enum' ? value : (value ?? '');
+  }
+}
+
+interface Problem { field: string; index: number; reason: string; max?: number }
+
+/** Each AJV error as a field and reason; the first in the value's order is the one reported. */
+function firstProblem(errors: ErrorObject[]): Problem {
+  const problems = errors.map((error): Problem => {
+    // /value, /value/3, /canonical/3 (a number's regex is checked on its canonical text).
+    const [, , item] = error.instancePath.split('/');
+    const reasons = (error.parentSchema?.['x-reasons'] ?? {}) as Record<string, string>;
+    const reason = reasons[error.keyword] ?? FORMAT_REASON;
+    const limit = (error.params as { limit?: unknown }).limit;
+    return {
+      field: item === undefined ? 'value' : `value.${item}`,
+      index: item === undefined ? -1 : Number(item),
+      reason,
+      ...(reason === TOO_LONG_REASON && typeof limit === 'number' ? { max: limit } : {}),
+    };
+  });
+  problems.sort((a, b) => a.index - b.index || (REASON_RANK[a.reason] ?? 9) - (REASON_RANK[b.reason] ?? 9));
+  return problems[0] ?? { field: 'value', index: -1, reason: FORMAT_REASON };
+}
+
+function failure(problem: Problem): SettingValueResult {
+  const error = { field: problem.field, reason: problem.reason };
+  if (problem.reason === TOO_LONG_REASON) return { ok: false, error, message: `The value is too long (at most ${problem.max})`, max: problem.max };
+  return { ok: false, error, message: problem.reason === NUMBERS_REASON ? NUMBERS_MESSAGE : FORMAT_MESSAGE };
 }

@@ -1,10 +1,9 @@
-import { FORMAT_REASON, NUMBERS_REASON, TOO_LONG_REASON, validateSettingValue } from '../../contract/settings/validate-setting-value.ts';
+import { FORMAT_REASON, NUMBERS_REASON, TOO_LONG_REASON, settingNumber, validateSettingValue } from '../../contract/settings/validate-setting-value.ts';
 import type { Setting, SettingType } from '../session/session-types.ts';
 
 /** What the edit dialog holds while typing: text for scalars, a list for list types, a flag for booleans. */
 export type DraftValue = string | boolean | string[];
 
-const NUMBER = /^-?\d+(\.\d+)?$/;
 const LIST_TYPES: ReadonlySet<SettingType> = new Set(['stringList', 'numberList', 'enumList']);
 
 export const isListType = (type: SettingType) => LIST_TYPES.has(type);
@@ -20,11 +19,12 @@ export function toDraft(setting: Pick<Setting, 'type' | 'value'>): DraftValue {
 }
 
 /**
- * The draft as the value PATCH /api/settings/:id sends: numbers as numbers when they are digits
- * (anything else is sent as typed, and refused), an empty number as null (clears it).
+ * The draft as the value PATCH /api/settings/:id sends: numbers as numbers when they are numbers
+ * by the shared rule (anything else is sent as typed, and refused), an empty number as null
+ * (clears it).
  */
 export function fromDraft(type: SettingType, draft: DraftValue): unknown {
-  const toNumber = (text: string) => (NUMBER.test(text.trim()) ? Number(text.trim()) : text.trim());
+  const toNumber = (text: string) => settingNumber(text) ?? text.trim();
   if (type === 'boolean') return draft === true;
   if (type === 'number') return String(draft).trim() === '' ? null : toNumber(String(draft));
   if (type === 'numberList') return (draft as string[]).map(toNumber);
