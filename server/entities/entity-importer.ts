@@ -14,6 +14,7 @@ import { sliceTimer, yieldToEventLoop } from './event-loop-yield.ts';
 import { csvRowToBody } from './import-cells.ts';
 import { readCsvRows, readJsonRows } from './import-file-rows.ts';
 import { ImportRefResolver, type ImportItem } from './import-ref-resolver.ts';
+import { ImportBatchChecks } from './import-batch-checks.ts';
 import { readUploadedFile } from '../files/read-uploaded-file.ts';
 
 export interface ImportRowError {
@@ -52,7 +53,7 @@ export interface ImportOptions {
 /** A string holding U+0000, which PostgreSQL cannot store (same key as the request-level 400). */
 const NUL_REASON = 'validation.nulCharacter';
 const FORMAT_BY_EXTENSION: Record<string, FileFormat> = { csv: 'CSV', json: 'JSON' };
-/** Rows whose refs are resolved together (one query per ref field and slice). */
+/** Rows whose refs are resolved and checked together (one query per ref or unique field and slice). */
 const ROWS_PER_SLICE = 500;
 
 /** Rule -> the limit its message shows, for the validation reasons that interpolate one. */
@@ -123,6 +124,7 @@ export class EntityImporter {
     const written: Record<string, unknown>[] = [];
     const seenUnique = new Set<string>();
     const refs = new ImportRefResolver(this.database, this.service.runtimes, context);
+    const checks = new ImportBatchChecks(this.database, this.service.runtimes, context);
     const timer = sliceTimer();
     let invalid = 0;
     for (let first = 0; first < sources.length; first += ROWS_PER_SLICE) {
@@ -146,9 +148,10 @@ export class EntityImporter {
         }
       }
       await refs.resolve(runtime, items);
+      await checks.load(runtime, items.filter((item) => item.errors.length === 0).map((item) => item.body));
       for (const item of items) {
         if (item.errors.length === 0) {
-          const prepared = await this.service.prepareInsert(runtime, context, item.body);
+          const prepared = await this.service.prepareInsert(runtime, context, item.body, checks);
           if (prepared.ok) {
             // Two rows of the same file may clash with each other, not only with stored records.
             for (const unique of prepared.insert.uniqueValues) {

@@ -14,6 +14,7 @@ import { sanitiseBody } from './sanitise-body.ts';
 import { SECRET_ENCODERS } from './secret-encoders.ts';
 import { EntityHookRegistry, type EntityHooks, type EntityRecord, type WriteEvent } from './entity-hooks.ts';
 import { isSystemContext } from './system-context.ts';
+import type { InsertChecks } from './import-batch-checks.ts';
 
 export type { EntityHooks, EntityRecord, InsertEvent, ReadEvent, WriteEvent } from './entity-hooks.ts';
 
@@ -177,12 +178,14 @@ export class EntityService {
 
   /**
    * Validates a create body and builds its INSERT without running it. Used by create and by
-   * import (which runs all its inserts in one transaction).
+   * import (which runs all its inserts in one transaction, and passes `checks`: its ref and
+   * unique lookups done per slice of rows, import-batch-checks.ts).
    */
   async prepareInsert(
     runtime: EntityRuntime,
     context: RequestContext,
     body: unknown,
+    checks?: InsertChecks,
   ): Promise<{ ok: true; insert: PreparedInsert; values: Record<string, unknown>; reply: Record<string, unknown> } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
     const entity = runtime.model.name;
     const input = sanitiseBody(runtime, body);
@@ -210,11 +213,11 @@ export class EntityService {
       else if (!runtime.fields.has(tenantColumn)) values[tenantColumn] = null;
     }
     if (ownerColumn && context.userId) values[ownerColumn] = context.userId;
-    const refErrors = await this.missingRefs(runtime, context, input);
+    const refErrors = await this.missingRefs(runtime, context, input, checks);
     if (refErrors.length > 0) return { ok: false, errors: refErrors, status: 400 };
     await this.hooks.run('beforeChange', { entity, operation: 'create', context, id: null, data: { ...values }, original: null });
     const tenant = tenantColumn ? (values[tenantColumn] ?? null) : null;
-    const uniqueErrors = await this.duplicates(runtime, input, tenant, null);
+    const uniqueErrors = await this.duplicates(runtime, input, tenant, null, checks);
     if (uniqueErrors.length > 0) return { ok: false, errors: uniqueErrors, status: 409 };
     const reply: Record<string, unknown> = {};
     await this.hooks.beforeInsert({ entity, context, values, reply });
@@ -388,7 +391,7 @@ export class EntityService {
   }
 
   /** Ref ids in the input that point at no record the caller can see. */
-  private async missingRefs(runtime: EntityRuntime, context: RequestContext, input: Record<string, unknown>): Promise<InputError[]> {
+  private async missingRefs(runtime: EntityRuntime, context: RequestContext, input: Record<string, unknown>, checks?: InsertChecks): Promise<InputError[]> {
     const errors: InputError[] = [];
     for (const field of runtime.refFields) {
       const value = input[field.name];
@@ -398,8 +401,12 @@ export class EntityService {
       const scope: RecordScope = { tenantId: target.tenantColumn ? context.tenantId : null, ownerId: null };
       // In chunks: one `IN (...)` with every id of a huge list exceeds the database's bound
       // parameters (SQLite: 32,766) and was a 500 (tests/fuzz).
-      const unique = [...new Set(ids.map(String))];
       const existing = new Set<string>();
+      const unique = [...new Set(ids.map(String))].filter((id) => {
+        const known = checks?.refExists(target, id);
+        if (known) existing.add(id);
+        return known === undefined;
+      });
       for (let start = 0; start < unique.length; start += REF_CHECK_CHUNK) {
         const rows = await this.database.all(
           this.database.kysely
@@ -420,12 +427,12 @@ export class EntityService {
   }
 
   /** Unique fields of the input already used by another record (per tenant unless uniqueGlobal). */
-  private async duplicates(runtime: EntityRuntime, input: Record<string, unknown>, tenant: unknown, exceptId: string | null): Promise<InputError[]> {
+  private async duplicates(runtime: EntityRuntime, input: Record<string, unknown>, tenant: unknown, exceptId: string | null, checks?: InsertChecks): Promise<InputError[]> {
     const errors: InputError[] = [];
     for (const field of runtime.uniqueFields) {
       const value = input[field.name];
       if (value === undefined || value === null) continue;
-      if (await this.valueTaken(runtime, field, value, tenant, exceptId)) {
+      if (checks?.valueTaken(runtime, field, value, tenant) ?? (await this.valueTaken(runtime, field, value, tenant, exceptId))) {
         errors.push({ field: field.name, reason: field.validation.messages.unique ?? UNIQUE_REASON });
       }
     }
