@@ -8,14 +8,16 @@ const GalleryPage = lazy(() => import('../home/gallery-page.tsx'));
 // The sign-in page is in the entry chunk, not a chunk of its own: it is the first screen of every
 // visit that is not signed in, and the UI kit pieces it uses then come with the entry instead of
 // with the UI kit chunk every other screen shares (about 90 KB compressed it would wait for).
-const EagerLoginPage = lazy(() => Promise.resolve({ default: LoginPage }));
+// Not wrapped in React.lazy either: a lazy component suspends on its first render even when its
+// module is loaded, and React holds a revealed Suspense boundary back for up to 300 ms
+// (its fallback throttle), which was most of the sign-in page's cold load.
 
 /**
  * The console's own screens (spec §2 "Auth and account routes"), each its own chunk. The generated
  * /crud/* routes and the hand-written featureRoutes join them in router.tsx.
  */
 export const accountRoutes: FeatureRoute[] = [
-  open('/login', EagerLoginPage),
+  open('/login', LoginPage),
   open('/registration', lazy(() => import('../identity/registration-page.tsx'))),
   open('/password/recovery/request', lazy(() => import('../identity/recovery-request-page.tsx'))),
   open('/password/recovery/complete/:code', lazy(() => import('../identity/recovery-complete-page.tsx'))),
