@@ -156,11 +156,32 @@ export function openSqliteDatabase(file: string): Database {
     },
   };
   nativeHandles.set(database, db);
+  // The check and the write are one synchronous step: a write resumed a tick after the check could
+  // find a bulk write or a transaction begun in between.
+  writeGates.set(database, async (write) => {
+    while (bulkWrite) await bulkWrite;
+    return write();
+  });
   return database;
 }
 
 /** The better-sqlite3 connection behind each SQLite Database (for engine-specific stores like RAG's FTS5 index). */
 const nativeHandles = new WeakMap<Database, BetterSqlite3.Database>();
+
+/**
+ * Runs a synchronous write (one better-sqlite3 statement or transaction) on the server's own
+ * connection once no bulk write or transaction holds SQLite's write lock on another connection,
+ * as the Database's own writes wait. Code writing through the native handle (the RAG index) must
+ * write through it: a write made straight on the handle meanwhile sleeps in SQLite's busy handler
+ * on the event loop the lock holder needs to finish, and fails with SQLITE_BUSY after busy_timeout.
+ */
+export type SqliteWriteGate = <T>(write: () => T) => Promise<T>;
+const writeGates = new WeakMap<Database, SqliteWriteGate>();
+
+/** The write gate of a SQLite Database's own connection (see SqliteWriteGate), or null when `database` is not SQLite. */
+export function sqliteWriteGateOf(database: Database): SqliteWriteGate | null {
+  return writeGates.get(database) ?? null;
+}
 
 /** The server's own better-sqlite3 handle, or null when `database` is not SQLite. */
 export function sqliteHandleOf(database: Database): BetterSqlite3.Database | null {

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/database.ts';
 import { postgresPoolOf } from '../../db/postgres-database.ts';
-import { sqliteHandleOf } from '../../db/sqlite-database.ts';
+import { sqliteHandleOf, sqliteWriteGateOf } from '../../db/sqlite-database.ts';
 import type { EmbeddingProvider } from './embedding-provider.ts';
 import { HybridIndex } from './hybrid-index.ts';
 import { PostgresFtsIndex } from './postgres-fts-index.ts';
@@ -23,9 +23,11 @@ export interface ChosenIndex {
 export function createRetrievalIndex(database: Database, embedder: EmbeddingProvider | null): ChosenIndex {
   const handle = sqliteHandleOf(database);
   if (handle) {
+    // The index writes on the server's own connection, so through its write gate like every other write.
+    const writeGate = sqliteWriteGateOf(database) ?? undefined;
     return embedder
-      ? { index: new HybridIndex(handle, embedder), retrieval: `hybrid (${embedder.model})` }
-      : { index: new SqliteFtsIndex(handle), retrieval: 'bm25' };
+      ? { index: new HybridIndex(handle, embedder, { writeGate }), retrieval: `hybrid (${embedder.model})` }
+      : { index: new SqliteFtsIndex(handle, { writeGate }), retrieval: 'bm25' };
   }
   const pool = postgresPoolOf(database);
   if (pool) {

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { SqliteWriteGate } from '../../db/sqlite-database.ts';
 import { sha256Hex } from '../chunk/sha256-hex.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
 import type { EmbeddingProvider } from './embedding-provider.ts';
@@ -27,11 +28,14 @@ export class HybridIndex implements RetrievalIndex {
   readonly #fts: SqliteFtsIndex;
   readonly #vectors: SqliteVectorStore;
   readonly #embedder: EmbeddingProvider;
+  readonly #write: SqliteWriteGate;
 
-  constructor(db: Database, embedder: EmbeddingProvider, options: { batchSize?: number } = {}) {
+  /** `writeGate`: as SqliteFtsIndex's; the vector writes go through it too. */
+  constructor(db: Database, embedder: EmbeddingProvider, options: { batchSize?: number; writeGate?: SqliteWriteGate } = {}) {
     this.#fts = new SqliteFtsIndex(db, options);
     this.#vectors = new SqliteVectorStore(db);
     this.#embedder = embedder;
+    this.#write = options.writeGate ?? (async (write) => write());
   }
 
   /** Progress runs twice over 0..total: first embedding the new chunks, then indexing them. */
@@ -41,17 +45,17 @@ export class HybridIndex implements RetrievalIndex {
     for (let start = 0; start < missing.length; start += EMBED_BATCH) {
       const hashes = missing.slice(start, start + EMBED_BATCH);
       const vectors = await this.#embedder.embed(hashes.map((h) => byHash.get(h) as string));
-      this.#vectors.put(knowledgeId, this.#embedder.model, hashes.map((hash, i) => ({ hash, vector: vectors[i] })));
+      await this.#write(() => this.#vectors.put(knowledgeId, this.#embedder.model, hashes.map((hash, i) => ({ hash, vector: vectors[i] }))));
       onProgress?.({ done: start + hashes.length, total: missing.length });
     }
     const result = await this.#fts.replace(knowledgeId, chunks, onProgress);
-    this.#vectors.prune(knowledgeId);
+    await this.#write(() => this.#vectors.prune(knowledgeId));
     return result;
   }
 
   async clear(knowledgeId: string): Promise<{ removed: number }> {
     const result = await this.#fts.clear(knowledgeId);
-    this.#vectors.clear(knowledgeId);
+    await this.#write(() => this.#vectors.clear(knowledgeId));
     return result;
   }
 

@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { RagError } from '../rag-error.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
 import { spanishTerms } from '../../language/spanish-analyzer.ts';
+import type { SqliteWriteGate } from '../../db/sqlite-database.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
 import { checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
 
@@ -11,6 +12,12 @@ const FTS5_MIN_IDF = 1e-6;
 export interface SqliteFtsIndexOptions {
   /** Chunks written per transaction while training; searches run between batches. */
   batchSize?: number;
+  /**
+   * Runs each write transaction once the connection may write: the server's Database write gate
+   * (sqliteWriteGateOf), so a training never writes while an import's bulk write or an entity
+   * transaction holds SQLite's write lock. Default: at once (a handle nothing else writes on).
+   */
+  writeGate?: SqliteWriteGate;
 }
 
 interface KnowledgeRow {
@@ -38,12 +45,14 @@ interface KnowledgeRow {
 export class SqliteFtsIndex implements RetrievalIndex {
   readonly #db: Database;
   readonly #batchSize: number;
+  readonly #write: SqliteWriteGate;
   readonly #training = new Set<string>();
   readonly #getKnowledge: Statement<[string], KnowledgeRow>;
 
   constructor(db: Database, options: SqliteFtsIndexOptions = {}) {
     this.#db = db;
     this.#batchSize = options.batchSize ?? 1000;
+    this.#write = options.writeGate ?? (async (write) => write());
     db.exec(`
       CREATE TABLE IF NOT EXISTS rag_knowledge (
         knowledge_id TEXT PRIMARY KEY,
@@ -72,10 +81,10 @@ export class SqliteFtsIndex implements RetrievalIndex {
     this.#lock(knowledgeId);
     try {
       const db = this.#db;
-      const { slot, generation: live } = this.#ensureKnowledge(knowledgeId);
+      const { slot, generation: live } = await this.#write(() => this.#ensureKnowledge(knowledgeId));
       const staging = live + 1;
       const fts = ftsTable(slot);
-      this.#dropStaging(slot, live);
+      await this.#write(() => this.#dropStaging(slot, live));
 
       const existing = new Map<string, { id: number; source: string }>();
       for (const row of db.prepare('SELECT id, hash, source FROM rag_chunk WHERE slot = ?').iterate(slot) as Iterable<{
@@ -113,7 +122,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
       });
       for (let start = 0; start < toAdd.length; start += this.#batchSize) {
         const batch = toAdd.slice(start, start + this.#batchSize);
-        writeBatch(batch);
+        await this.#write(() => writeBatch(batch));
         done += batch.length;
         onProgress?.({ done, total });
         // Let searches and other requests run between batches: they still see the live generation.
@@ -123,7 +132,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
       const deleteChunk = db.prepare('DELETE FROM rag_chunk WHERE id = ?');
       const deleteTerms = db.prepare(`DELETE FROM ${fts} WHERE rowid = ?`);
       const updateSource = db.prepare('UPDATE rag_chunk SET source = ? WHERE id = ?');
-      db.transaction(() => {
+      await this.#write(db.transaction(() => {
         for (const id of removedIds) {
           deleteChunk.run(id);
           deleteTerms.run(id);
@@ -132,7 +141,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
         db.prepare(
           'UPDATE rag_knowledge SET generation = ?, rows = rows - ?, chunks = ?, trained_at = ? WHERE slot = ?',
         ).run(staging, removedIds.length, total, new Date().toISOString(), slot);
-      })();
+      }));
       return { total, added: toAdd.length, kept: total - toAdd.length, removed: removedIds.length };
     } finally {
       this.#training.delete(knowledgeId);
@@ -146,13 +155,13 @@ export class SqliteFtsIndex implements RetrievalIndex {
       const known = this.#getKnowledge.get(knowledgeId);
       if (!known) return { removed: 0 };
       const db = this.#db;
-      return db.transaction(() => {
+      return await this.#write(db.transaction(() => {
         const { changes } = db.prepare('DELETE FROM rag_chunk WHERE slot = ? AND generation <= ?').run(known.slot, known.generation);
         db.prepare('DELETE FROM rag_chunk WHERE slot = ?').run(known.slot);
         db.exec(`DROP TABLE IF EXISTS ${ftsTable(known.slot)}_vocab; DROP TABLE IF EXISTS ${ftsTable(known.slot)};`);
         db.prepare('DELETE FROM rag_knowledge WHERE slot = ?').run(known.slot);
         return { removed: changes };
-      })();
+      }));
     } finally {
       this.#training.delete(knowledgeId);
     }
