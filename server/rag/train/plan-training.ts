@@ -1,4 +1,5 @@
-import { chunkText, type ChunkOptions } from '../chunk/chunk-text.ts';
+import { chunkOffThread } from '../chunk/chunk-off-thread.ts';
+import type { ChunkOptions } from '../chunk/chunk-text.ts';
 import { sha256Hex } from '../chunk/sha256-hex.ts';
 import { RagError } from '../rag-error.ts';
 import type { SourcedChunk } from '../rag-types.ts';
@@ -102,13 +103,13 @@ export async function planTraining(
   const chunks: SourcedChunk[] = [];
   const problems: TrainingPlan['problems'] = [];
   const trained: TrainedSource[] = [];
-  /** Adds the chunks of `text`; returns how many (0 and a problem for an empty text). */
-  const addText = (text: string | null | undefined, source: string, sourceId?: string): number => {
+  /** Adds the chunks of `text` (long texts chunked in the worker pool); returns how many (0 and a problem for an empty text). */
+  const addText = async (text: string | null | undefined, source: string, sourceId?: string): Promise<number> => {
     if (!text || text.trim() === '') {
       problems.push({ source, message: 'no text to index', reason: PROBLEM_REASONS.empty, ...(sourceId ? { sourceId } : {}) });
       return 0;
     }
-    const split = chunkText(text, deps.chunkOptions);
+    const split = await chunkOffThread(text, deps.chunkOptions);
     for (const chunk of split) chunks.push({ content: chunk.content, hash: chunk.hash, source });
     return split.length;
   };
@@ -132,22 +133,22 @@ export async function planTraining(
       record(edited.length);
       continue;
     }
-    record(addText(source.text?.trim() ? source.text : source.sourceText, source.name, sourceId || undefined));
+    record(await addText(source.text?.trim() ? source.text : source.sourceText, source.name, sourceId || undefined));
   }
 
-  (knowledge.texts ?? []).forEach((text, index) => addText(text.content, text.title?.trim() || `texts[${index}]`));
+  for (const [index, text] of (knowledge.texts ?? []).entries()) await addText(text.content, text.title?.trim() || `texts[${index}]`);
 
   for (const { file } of knowledge.files ?? []) {
     const label = file.filename || file.filepath;
     try {
-      addText(await deps.parseFile(file), label);
+      await addText(await deps.parseFile(file), label);
     } catch (error) {
       problems.push(problemOf(label, error, PROBLEM_REASONS.unreadableFile));
     }
   }
   for (const { url } of knowledge.urls ?? []) {
     try {
-      addText(await deps.parseUrl(url), url);
+      await addText(await deps.parseUrl(url), url);
     } catch (error) {
       problems.push(problemOf(url, error, PROBLEM_REASONS.unreachableUrl));
     }
