@@ -31,6 +31,18 @@ export interface Database {
   /** Runs every write in one transaction: all of them or none. */
   runAll(queries: readonly CompiledQuery[]): Promise<void>;
   /**
+   * Runs `work` as one transaction: every query this Database runs from inside it (the same
+   * async call chain, followed with AsyncLocalStorage) commits when `work` resolves and is rolled
+   * back when it throws. The transaction begins at its first write: reads before it see the
+   * committed data, as outside a transaction, and no connection or SQLite write lock is held
+   * while `work` only reads or computes (a password hash). From then on every query of `work`
+   * runs on the transaction's connection and sees its own writes. Nested calls are savepoints
+   * (an inner failure undoes the inner writes only). Not part of it: `stream` and `exclusive`
+   * (their own connections), and SQL run on `kysely` or a native handle directly. The entity
+   * service runs each create, update and delete with its hooks in one (server/entities/README.md).
+   */
+  transaction<T>(work: () => Promise<T>): Promise<T>;
+  /**
    * Reads a large result in batches with constant memory, on a connection of its own so
    * other requests keep being served while it runs.
    */

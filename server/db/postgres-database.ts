@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import type { Database, Row } from './database.ts';
@@ -33,17 +34,60 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
   const changes = new PostgresChangeFeed(url);
   const params = (query: CompiledQuery) => query.parameters as unknown[];
 
+  // Database.transaction: a pooled connection of its own, taken at the transaction's first write
+  // (reads before it run on the pool, as outside a transaction) and held until COMMIT/ROLLBACK.
+  const transactions = new AsyncLocalStorage<PostgresTransaction>();
+  const begunClient = (): pg.PoolClient | null => {
+    const tx = transactions.getStore();
+    return tx && tx.open ? tx.client : null;
+  };
+  const writingClient = async (): Promise<pg.PoolClient | null> => {
+    const tx = transactions.getStore();
+    if (!tx || !tx.open) return null;
+    tx.beginning ??= (async () => {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+      } catch (error) {
+        client.release();
+        throw error;
+      }
+      tx.client = client;
+    })();
+    await tx.beginning;
+    return tx.client;
+  };
+  const isRead = (query: CompiledQuery) => /^\s*select\b/i.test(query.sql);
+  /** The connection a query of this call chain runs on: its transaction's once begun (or begun by this write), else the pool. */
+  const runner = async (query: CompiledQuery): Promise<pg.Pool | pg.PoolClient> =>
+    begunClient() ?? (isRead(query) ? pool : ((await writingClient()) ?? pool));
+  async function savepoint<T>(tx: PostgresTransaction, client: pg.PoolClient, work: () => Promise<T>): Promise<T> {
+    const name = `forja_savepoint_${++tx.savepoints}`;
+    await client.query(`SAVEPOINT ${name}`);
+    try {
+      const result = await work();
+      await client.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (error) {
+      await client.query(`ROLLBACK TO SAVEPOINT ${name}`).catch(() => {});
+      throw error;
+    }
+  }
+
   const database: Database & { pool: pg.Pool } = {
     dialect: postgresDialect,
     kysely,
     pool,
     async all(query) {
-      return (await pool.query(query.sql, params(query))).rows as Row[];
+      return ((await runner(query)).query(query.sql, params(query)) as Promise<pg.QueryResult>).then((result) => result.rows as Row[]);
     },
     async first(query) {
-      return (await pool.query(query.sql, params(query))).rows[0] as Row | undefined;
+      return ((await runner(query)).query(query.sql, params(query)) as Promise<pg.QueryResult>).then((result) => result.rows[0] as Row | undefined);
     },
     async run(query) {
+      const client = await writingClient();
+      // In a transaction the change is announced at its end (an uncommitted write changes nothing yet).
+      if (client) return (await client.query(query.sql, params(query))).rowCount ?? 0;
       try {
         return (await pool.query(query.sql, params(query))).rowCount ?? 0;
       } finally {
@@ -51,6 +95,12 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       }
     },
     async runAll(queries) {
+      const txClient = await writingClient();
+      if (txClient) {
+        return savepoint(transactions.getStore()!, txClient, async () => {
+          for (const query of queries) await txClient.query(query.sql, params(query));
+        });
+      }
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
@@ -88,6 +138,26 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
         client.release();
       }
     },
+    async transaction(work) {
+      const outer = transactions.getStore();
+      if (outer?.open) return savepoint(outer, (await writingClient())!, work);
+      const tx: PostgresTransaction = { open: true, beginning: null, client: null, savepoints: 0 };
+      try {
+        const result = await transactions.run(tx, work);
+        if (tx.beginning) await tx.beginning;
+        if (tx.client) await tx.client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await tx.client?.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        tx.open = false;
+        if (tx.client) {
+          tx.client.release();
+          changes.changed();
+        }
+      }
+    },
     changeToken() {
       return changes.token();
     },
@@ -110,6 +180,15 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
     },
   };
   return database;
+}
+
+/** One Database.transaction: a pooled connection taken, and BEGIN sent, at its first write. */
+interface PostgresTransaction {
+  /** False once ended: work still running in its call chain goes back to the pool. */
+  open: boolean;
+  beginning: Promise<void> | null;
+  client: pg.PoolClient | null;
+  savepoints: number;
 }
 
 /** The pool behind a PostgreSQL Database (for engine-specific stores like RAG's tsvector index), or null. */

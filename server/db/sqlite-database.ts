@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -49,12 +50,94 @@ export function openSqliteDatabase(file: string): Database {
 
   const params = (query: CompiledQuery): unknown[] => query.parameters.map(toSqliteValue);
 
-  // While a bulk write holds SQLite's write lock on its own connection, this connection's writes
-  // wait here, asynchronously, instead of in SQLite's busy handler, which sleeps on the event loop.
+  // While a bulk write or a transaction holds SQLite's write lock on its own connection, this
+  // connection's writes wait here, asynchronously, instead of in SQLite's busy handler, which
+  // sleeps on the event loop (and would keep the transaction from ever committing).
   let bulkWrite: Promise<void> | null = null;
   const writeTurn = async () => {
     while (bulkWrite) await bulkWrite;
   };
+
+  // Transactions (Database.transaction) run on one connection of their own, opened once: SQLite
+  // has one writer, so one transaction holds the write lock at a time (the others' first writes
+  // wait in writeTurn), and reads on the main connection keep seeing committed data (WAL).
+  const transactions = new AsyncLocalStorage<SqliteTransaction>();
+  let txConnection: { db: BetterSqlite3.Database; statements: Map<string, BetterSqlite3.Statement> } | null = null;
+  const txDb = () => {
+    if (!txConnection) {
+      const db = new BetterSqlite3(file);
+      configure(db);
+      txConnection = { db, statements: new Map() };
+    }
+    return txConnection;
+  };
+  const txPrepare = (sqlText: string): BetterSqlite3.Statement => {
+    const { db, statements } = txDb();
+    let statement = statements.get(sqlText);
+    if (!statement) {
+      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+      statement = db.prepare(sqlText);
+      statements.set(sqlText, statement);
+    }
+    return statement;
+  };
+  /** The open, begun transaction of this call chain, or null (queries then run on the main connection). */
+  const begunTransaction = (): SqliteTransaction | null => {
+    const tx = transactions.getStore();
+    return tx && tx.open && tx.release ? tx : null;
+  };
+  /** The caller's transaction, begun (BEGIN IMMEDIATE, taking the write lock) if it was not yet; null outside one. */
+  const writingTransaction = async (): Promise<SqliteTransaction | null> => {
+    const tx = transactions.getStore();
+    if (!tx || !tx.open) return null;
+    if (tx.release) return tx;
+    tx.beginning ??= (async () => {
+      await writeTurn();
+      let done!: () => void;
+      bulkWrite = new Promise((resolve) => (done = resolve));
+      try {
+        txDb().db.exec('BEGIN IMMEDIATE');
+      } catch (error) {
+        bulkWrite = null;
+        done();
+        throw error;
+      }
+      tx.release = () => {
+        ownWrites++;
+        bulkWrite = null;
+        done();
+      };
+    })();
+    await tx.beginning;
+    return tx;
+  };
+  /** One statement after another on the transaction's connection, yielding the event loop every ~8 ms. */
+  async function runOnTransaction(queries: readonly CompiledQuery[]): Promise<void> {
+    let sliceStart = performance.now();
+    for (const query of queries) {
+      txPrepare(query.sql).run(params(query));
+      if (queries.length > 1 && performance.now() - sliceStart > BULK_SLICE_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
+    }
+  }
+  async function savepoint<T>(tx: SqliteTransaction, work: () => Promise<T>): Promise<T> {
+    const { db } = txDb();
+    const name = `forja_savepoint_${++tx.savepoints}`;
+    db.exec(`SAVEPOINT ${name}`);
+    try {
+      const result = await work();
+      db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (error) {
+      if (db.inTransaction) {
+        db.exec(`ROLLBACK TO ${name}`);
+        db.exec(`RELEASE ${name}`);
+      }
+      throw error;
+    }
+  }
 
   /**
    * All of `queries` or none, as one transaction on a second connection, in slices of about 8 ms
@@ -96,22 +179,33 @@ export function openSqliteDatabase(file: string): Database {
     dialect: sqliteDialect,
     kysely,
     async all(query) {
+      if (begunTransaction()) return txPrepare(query.sql).all(params(query)) as Row[];
       const statement = prepare(query.sql);
       // A write that returns rows (UPDATE ... RETURNING) waits for a bulk write like run() does.
-      if (bulkWrite && !statement.readonly) await writeTurn();
+      if (!statement.readonly) {
+        if (await writingTransaction()) return txPrepare(query.sql).all(params(query)) as Row[];
+        if (bulkWrite) await writeTurn();
+      }
       return statement.all(params(query)) as Row[];
     },
     async first(query) {
+      if (begunTransaction()) return txPrepare(query.sql).get(params(query)) as Row | undefined;
       const statement = prepare(query.sql);
-      if (bulkWrite && !statement.readonly) await writeTurn();
+      if (!statement.readonly) {
+        if (await writingTransaction()) return txPrepare(query.sql).get(params(query)) as Row | undefined;
+        if (bulkWrite) await writeTurn();
+      }
       return statement.get(params(query)) as Row | undefined;
     },
     async run(query) {
+      if (await writingTransaction()) return txPrepare(query.sql).run(params(query)).changes;
       if (bulkWrite) await writeTurn();
       ownWrites++;
       return prepare(query.sql).run(params(query)).changes;
     },
     async runAll(queries) {
+      const tx = await writingTransaction();
+      if (tx) return savepoint(tx, () => runOnTransaction(queries));
       if (queries.length > BULK_WRITE_STATEMENTS) return writeInSlices(queries);
       if (bulkWrite) await writeTurn();
       ownWrites++;
@@ -144,6 +238,26 @@ export function openSqliteDatabase(file: string): Database {
         reader.close();
       }
     },
+    async transaction(work) {
+      const outer = transactions.getStore();
+      if (outer?.open) {
+        await writingTransaction();
+        return savepoint(outer, work);
+      }
+      const tx: SqliteTransaction = { open: true, beginning: null, release: null, savepoints: 0 };
+      try {
+        const result = await transactions.run(tx, work);
+        if (tx.beginning) await tx.beginning;
+        if (tx.release) txDb().db.exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (tx.release && txConnection?.db.inTransaction) txConnection.db.exec('ROLLBACK');
+        throw error;
+      } finally {
+        tx.open = false;
+        tx.release?.();
+      }
+    },
     changeToken() {
       return `${ownWrites}:${dataVersion.get()}`;
     },
@@ -152,6 +266,8 @@ export function openSqliteDatabase(file: string): Database {
     },
     async close() {
       statements.clear();
+      txConnection?.db.close();
+      txConnection = null;
       await kysely.destroy();
     },
   };
@@ -163,6 +279,17 @@ export function openSqliteDatabase(file: string): Database {
     return write();
   });
   return database;
+}
+
+/** One Database.transaction: begun at its first write, which takes SQLite's write lock until it ends. */
+interface SqliteTransaction {
+  /** False once the transaction ended: work still running in its call chain uses the main connection. */
+  open: boolean;
+  /** The BEGIN IMMEDIATE under way or done (started by the first write). */
+  beginning: Promise<void> | null;
+  /** Set once begun: gives the write lock back (after COMMIT or ROLLBACK). */
+  release: (() => void) | null;
+  savepoints: number;
 }
 
 /** The better-sqlite3 connection behind each SQLite Database (for engine-specific stores like RAG's FTS5 index). */

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { FieldModel, FileFormat } from '../../generator/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import type { FileLimits } from '../files/file-limits.ts';
-import { ConcurrencyLimit, limitKey } from '../files/user-limiter.ts';
+import { ConcurrencyLimit, limitKey, type SlotStore } from '../files/user-limiter.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import { nulBytePaths } from '../http/reject-nul-bytes.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
@@ -81,14 +81,16 @@ export class EntityImporter {
     private readonly limits: Pick<FileLimits, 'importMaxRows' | 'concurrentPerUser'>,
     /** Runs the import as a durable job and waits for its report (server/files/file-jobs.ts); absent: in the request. */
     private readonly queue?: (job: ImportJob, context: RequestContext) => Promise<ImportReport>,
+    /** Where the per-user import slots are counted (server/files/file-services.ts; default: this process). */
+    slots?: SlotStore,
   ) {
-    this.running = new ConcurrencyLimit(limits.concurrentPerUser, 'imports');
+    this.running = new ConcurrencyLimit(limits.concurrentPerUser, 'imports', slots);
   }
 
   async import(runtime: EntityRuntime, request: FastifyRequest): Promise<ImportReport> {
     const query = (request.query ?? {}) as Record<string, string | undefined>;
     readBoolean(query.dryRun, 'dryRun');
-    const release = this.running.acquire(limitKey(request.context));
+    const release = await this.running.acquire(limitKey(request.context));
     try {
       const upload = await readUploadedFile(request);
       const job: ImportJob = { entity: runtime.model.name, query: { ...query }, filename: upload.filename, content: upload.content };
@@ -186,8 +188,12 @@ export class EntityImporter {
       });
       throw error;
     }
-    await this.database.runAll(inserts.map((insert) => insert.query));
-    await this.afterChange(runtime, context, inserts, written);
+    // The rows and what their afterChange hooks write are one transaction: a hook that fails
+    // leaves no row. Only this part: the checks above report progress (job rows) as they go.
+    await this.database.transaction(async () => {
+      await this.database.runAll(inserts.map((insert) => insert.query));
+      await this.afterChange(runtime, context, inserts, written);
+    });
     options.log.info({ entity: runtime.model.name, created: inserts.length }, 'import written');
     return { ...report, created: inserts.length };
   }

@@ -73,7 +73,10 @@ export class EntityService {
     this.hooks.add(entity, hooks);
   }
 
-  /** Runs `work` as the entity's writes run (under its `serialise` hook, e.g. a lock); imports use it. */
+  /**
+   * Runs `work` under the entity's `serialise` hook (e.g. a lock), as its writes run; imports
+   * use it, and run their write and its afterChange hooks in a Database.transaction of their own.
+   */
   serialised<T>(entity: string, work: () => Promise<T>): Promise<T> {
     return this.hooks.serialised(entity, work);
   }
@@ -161,7 +164,7 @@ export class EntityService {
   }
 
   async create(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
-    return this.hooks.serialised(entity, () => this.createNow(entity, context, body));
+    return this.hooks.serialised(entity, () => this.database.transaction(() => this.createNow(entity, context, body)));
   }
 
   private async createNow(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
@@ -247,7 +250,7 @@ export class EntityService {
    */
   async update(entity: string, context: RequestContext, id: string, body: unknown, options: UpdateOptions = {}): Promise<EntityRecord> {
     if (options.touch === false && !isSystemContext(context)) throw new Error('update(..., { touch: false }) is for system() writes only');
-    return this.hooks.serialised(entity, () => this.updateNow(entity, context, id, body, options));
+    return this.hooks.serialised(entity, () => this.database.transaction(() => this.updateNow(entity, context, id, body, options)));
   }
 
   private async updateNow(entity: string, context: RequestContext, id: string, body: unknown, options: UpdateOptions): Promise<EntityRecord> {
@@ -303,7 +306,7 @@ export class EntityService {
   }
 
   async delete(entity: string, context: RequestContext, id: string): Promise<void> {
-    return this.hooks.serialised(entity, () => this.deleteNow(entity, context, id));
+    return this.hooks.serialised(entity, () => this.database.transaction(() => this.deleteNow(entity, context, id)));
   }
 
   private async deleteNow(entity: string, context: RequestContext, id: string): Promise<void> {

@@ -10,9 +10,9 @@ export const IDENTITY_WRITE_LOCK = 'forja:identity-writes';
  * role deleted while a user is created with it, can no longer both pass their checks.
  *
  * In this process: a promise chain (one write at a time). Across processes on PostgreSQL:
- * `Database.exclusive`, a session advisory lock held on a connection of its own while the write
- * runs on the pool and commits (the entity service has no transaction to take a
- * pg_advisory_xact_lock in). SQLite is one process, so the in-process lock is all it needs.
+ * `Database.exclusive`, a session advisory lock held on a connection of its own around the
+ * write's transaction (Database.transaction), so it is released only after the COMMIT: the next
+ * writer's checks see this write. SQLite is one process, so the in-process lock is all it needs.
  * Identity writes are rare; nothing else waits on this lock. A hook running under it must not
  * write users, roles or tenants through the service again (it would wait for itself).
  */

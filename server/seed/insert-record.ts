@@ -4,8 +4,9 @@ import { newRecordId } from '../entities/new-record-id.ts';
 import { encodeValues } from '../entities/record-codec.ts';
 
 /**
- * Inserts a record bypassing the API's body rules: seeds set fields the API treats as readonly
- * (role.readonly, setting metadata) and values already encoded (password hashes).
+ * Inserts a row as given, bypassing the entity service (validation, defaults, hooks): for tests
+ * that plant data the service would refuse (rows of another tenant, rows an old release left).
+ * Not for the server's own code, which writes through the service as system() (seeds included).
  */
 export async function insertRecord(database: Database, runtime: EntityRuntime, values: Record<string, unknown>): Promise<string> {
   const id = newRecordId();

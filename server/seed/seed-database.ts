@@ -49,7 +49,7 @@ export async function seedDatabase(options: SeedOptions): Promise<void> {
   const has = (...names: string[]) => names.every((name) => options.entities[name]);
   if (has('role', 'user')) await seedAdminUser(options, await seedRoles(options));
   if (has('bottracestatus')) await seedTraceStatuses(options);
-  if (has('setting')) await seedSettings(options.database, options.service.runtime('setting'));
+  if (has('setting')) await seedSettings(options.service);
 }
 
 /**
