@@ -47,10 +47,15 @@ export class EntityExporter {
 
   /** Through the job queue when one is set (server/files/file-jobs.ts), else written in the request. */
   async export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
-    if (!this.queue) return this.write(runtime, context, raw, typedFilters);
     // A bad query is the caller's 400 now, not a queued job that fails: a refused request stores nothing.
-    this.readOptions(runtime, raw, typedFilters);
-    return this.queue(runtime, context, raw, typedFilters);
+    if (this.queue) this.readOptions(runtime, raw, typedFilters);
+    // The user's export slot is held by the request until its job ends, whichever instance writes the file.
+    const release = await this.files.acquireSlot(context);
+    try {
+      return this.queue ? await this.queue(runtime, context, raw, typedFilters) : await this.write(runtime, context, raw, typedFilters);
+    } finally {
+      release();
+    }
   }
 
   /** The export's options read from its query, each refused with a message naming it. */
@@ -76,12 +81,7 @@ export class EntityExporter {
     const target = await this.files.reserve(runtime.model.name, format === 'CSV' ? 'csv' : 'json', context);
     const { name, file } = target;
     let out: TextFileWriter;
-    try {
-      out = await TextFileWriter.create(file);
-    } catch (error) {
-      target.release();
-      throw error;
-    }
+    out = await TextFileWriter.create(file);
     const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes), locale ? csvLocalization(runtime, locale) : undefined) : null;
     let rowCount = 0;
     try {
@@ -116,8 +116,6 @@ export class EntityExporter {
       await out.close().catch(() => {});
       await fs.promises.rm(file, { force: true });
       throw error;
-    } finally {
-      target.release();
     }
     const time = Date.now() - started;
     this.log.info({ entity: runtime.model.name, rowCount, time, format }, 'export written');

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { FileLimits } from './file-limits.ts';
-import { ConcurrencyLimit, limitKey } from './user-limiter.ts';
+import { ConcurrencyLimit, limitKey, type ReleaseSlot, type SlotStore } from './user-limiter.ts';
 
 export const EXPORTS_DIR = 'exports';
 export const EXPORTS_URL_PREFIX = '/files/exports/';
@@ -18,8 +18,6 @@ export interface ExportTarget {
   file: string;
   /** Bytes the export may write before it is cut off (the user's quota left). */
   maxBytes: number;
-  /** Frees the user's concurrency slot; call once, whatever happened. */
-  release: () => void;
 }
 
 export interface ExportFilesOptions {
@@ -30,6 +28,8 @@ export interface ExportFilesOptions {
   log: FastifyBaseLogger;
   /** Whether the account that exported may still download (exists and is active). */
   userMayDownload: (userId: string) => Promise<boolean>;
+  /** Where the per-user export slots are counted (default: this process). */
+  slots?: SlotStore;
 }
 
 /**
@@ -46,28 +46,30 @@ export class ExportFiles {
 
   constructor(private readonly options: ExportFilesOptions) {
     this.dir = path.join(options.dataDir, EXPORTS_DIR);
-    this.running = new ConcurrencyLimit(options.limits.concurrentPerUser, 'exports');
+    this.running = new ConcurrencyLimit(options.limits.concurrentPerUser, 'exports', options.slots);
   }
 
   get limits(): FileLimits {
     return this.options.limits;
   }
 
-  /** A new file name for `context`'s export, once its concurrency slot and quota allow it. */
+  /**
+   * One of `context`'s concurrent export slots, or 429. Taken by the request for as long as its
+   * export (queued as a job, perhaps written by another instance) runs.
+   */
+  acquireSlot(context: RequestContext): Promise<ReleaseSlot> {
+    return this.running.acquire(limitKey(context));
+  }
+
+  /** A new file name for `context`'s export, once its quota allows it. */
   async reserve(entity: string, extension: 'csv' | 'json', context: RequestContext): Promise<ExportTarget> {
-    const release = this.running.acquire(limitKey(context));
-    try {
-      await fs.promises.mkdir(this.dir, { recursive: true });
-      const tag = ownerTag(context.userId);
-      const used = await this.bytesOf(tag);
-      const quota = this.options.limits.exportQuotaBytes;
-      if (used >= quota) throw quotaError(quota);
-      const name = `${entity}-${tag}-${randomBytes(16).toString('hex')}.${extension}`;
-      return { name, file: path.join(this.dir, name), maxBytes: quota - used, release };
-    } catch (error) {
-      release();
-      throw error;
-    }
+    await fs.promises.mkdir(this.dir, { recursive: true });
+    const tag = ownerTag(context.userId);
+    const used = await this.bytesOf(tag);
+    const quota = this.options.limits.exportQuotaBytes;
+    if (used >= quota) throw quotaError(quota);
+    const name = `${entity}-${tag}-${randomBytes(16).toString('hex')}.${extension}`;
+    return { name, file: path.join(this.dir, name), maxBytes: quota - used };
   }
 
   /** The download URL of `name` for `userId`, valid for the link lifetime from `now`. */

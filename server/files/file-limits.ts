@@ -9,6 +9,8 @@
  * | EXPORT_QUOTA_BYTES        | 2147483648 (2 GiB)   | export files one user may hold on disk at once            |
  * | UPLOAD_QUOTA_BYTES        | 1073741824 (1 GiB)   | bytes one user may upload per rolling 24 hours            |
  * | IMPORT_MAX_ROWS           | 50000                | rows in one import file (413 above)                       |
+ * | SLOT_LEASE_SECONDS        | 60                   | PostgreSQL: a concurrency slot of an instance that died   |
+ * |                           |                      | stops counting this long after its last renewal           |
  */
 export interface FileLimits {
   exportRetentionMs: number;
@@ -18,8 +20,10 @@ export interface FileLimits {
   importMaxRows: number;
   /** How often the export sweep runs. */
   sweepIntervalMs: number;
-  /** Exports, imports and uploads one user may run at the same time (per process). */
+  /** Exports, imports and uploads one user may run at the same time (across instances on PostgreSQL). */
   concurrentPerUser: number;
+  /** Lifetime of a concurrency slot's lease on PostgreSQL, renewed every third of it while held. */
+  slotLeaseMs: number;
 }
 
 export const DEFAULT_FILE_LIMITS: FileLimits = {
@@ -30,6 +34,7 @@ export const DEFAULT_FILE_LIMITS: FileLimits = {
   importMaxRows: 50_000,
   sweepIntervalMs: 3600_000,
   concurrentPerUser: 2,
+  slotLeaseMs: 60_000,
 };
 
 export function loadFileLimits(env: NodeJS.ProcessEnv): FileLimits {
@@ -43,6 +48,7 @@ export function loadFileLimits(env: NodeJS.ProcessEnv): FileLimits {
     exportQuotaBytes: readNumber(env, 'EXPORT_QUOTA_BYTES') ?? DEFAULT_FILE_LIMITS.exportQuotaBytes,
     uploadQuotaBytes: readNumber(env, 'UPLOAD_QUOTA_BYTES') ?? DEFAULT_FILE_LIMITS.uploadQuotaBytes,
     importMaxRows: readNumber(env, 'IMPORT_MAX_ROWS') ?? DEFAULT_FILE_LIMITS.importMaxRows,
+    slotLeaseMs: (readNumber(env, 'SLOT_LEASE_SECONDS') ?? DEFAULT_FILE_LIMITS.slotLeaseMs / 1000) * 1000,
     // A short retention (tests, small disks) is swept at least as often as it expires.
     sweepIntervalMs: Math.max(1000, Math.min(DEFAULT_FILE_LIMITS.sweepIntervalMs, retention / 2)),
   };

@@ -35,7 +35,7 @@ export function registerFileRoutes(app: FastifyInstance, dataDir: string, limits
     if (!limits) return store(request, dir);
     const key = limitKey(request.context);
     limits.budget.check(key);
-    const release = limits.running.acquire(key);
+    const release = await limits.running.acquire(key);
     try {
       const stored = await store(request, dir);
       limits.budget.add(key, stored.size);

@@ -10,7 +10,9 @@ import { ExportFiles, exportLinkKey } from './export-files.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { registerFileJobs } from './file-jobs.ts';
 import type { FileLimits } from './file-limits.ts';
-import { ByteBudget, ConcurrencyLimit } from './user-limiter.ts';
+import { postgresPoolOf } from '../db/postgres-database.ts';
+import { postgresSlotLeases } from './postgres-slot-leases.ts';
+import { ByteBudget, ConcurrencyLimit, memorySlots, type SlotStore } from './user-limiter.ts';
 
 export interface UploadLimits {
   running: ConcurrencyLimit;
@@ -45,7 +47,9 @@ export function createFileServices(deps: {
 }): FileServices {
   const { app, config, database, service } = deps;
   const { limits } = deps;
+  const slots = concurrencySlots(app, database, limits);
   const exports = new ExportFiles({
+    slots,
     dataDir: config.dataDir,
     key: exportLinkKey(deps.signingSecret),
     limits,
@@ -71,12 +75,26 @@ export function createFileServices(deps: {
     sweepEveryMs: limits.sweepIntervalMs,
   });
   const exporter = new EntityExporter(database, service, exports, app.log, fileJobs.queueExport);
-  const importer = new EntityImporter(database, service, limits, fileJobs.queueImport);
+  const importer = new EntityImporter(database, service, limits, fileJobs.queueImport, slots);
   return {
     exporter,
     importer,
     exports,
-    uploads: { running: new ConcurrencyLimit(limits.concurrentPerUser * 2, 'uploads'), budget: new ByteBudget(limits.uploadQuotaBytes, DAY_MS) },
+    uploads: { running: new ConcurrencyLimit(limits.concurrentPerUser * 2, 'uploads', slots), budget: new ByteBudget(limits.uploadQuotaBytes, DAY_MS) },
     limits,
   };
+}
+
+/**
+ * Where the per-user concurrency slots (exports, imports, uploads) are counted: on PostgreSQL in
+ * the database, so the limit holds across every instance (leases that lapse when an instance
+ * dies); on SQLite, one process, in memory.
+ */
+function concurrencySlots(app: FastifyInstance, database: Database, limits: FileLimits): SlotStore {
+  const pool = postgresPoolOf(database);
+  if (!pool) return memorySlots();
+  const leases = postgresSlotLeases(pool, { ttlMs: limits.slotLeaseMs, log: app.log });
+  // Registered after the database's own onClose hook; Fastify runs onClose hooks last-added first, so the pool is still open.
+  app.addHook('onClose', async () => leases.close());
+  return leases;
 }

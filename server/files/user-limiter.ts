@@ -6,36 +6,60 @@ export function limitKey(context: RequestContext): string {
   return context.userId ?? '(no user)';
 }
 
+/** Gives a slot back; safe to call more than once. */
+export type ReleaseSlot = () => void;
+
 /**
- * How many jobs of one kind (exports, imports, uploads) each user runs at once, in this process.
- * Each holds memory (an import file is parsed whole) or grows a file, so one user opening many
- * at once could exhaust either; a third concurrent one is a 429, not a queue.
+ * Where the slots of a ConcurrencyLimit are counted: in this process (SQLite, one process), or in
+ * the database so every instance counts the same slots (postgres-slot-leases.ts).
+ */
+export interface SlotStore {
+  /** Takes one of `max` slots named `name`; null when all are taken. */
+  take(name: string, max: number): Promise<ReleaseSlot | null>;
+}
+
+/** Slots counted in this process: exact when it is the only one (SQLite). */
+export function memorySlots(): SlotStore {
+  const running = new Map<string, number>();
+  return {
+    async take(name, max) {
+      const now = running.get(name) ?? 0;
+      if (now >= max) return null;
+      running.set(name, now + 1);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const left = (running.get(name) ?? 1) - 1;
+        if (left <= 0) running.delete(name);
+        else running.set(name, left);
+      };
+    },
+  };
+}
+
+/**
+ * How many jobs of one kind (exports, imports, uploads) each user runs at once. Each holds memory
+ * (an import file is parsed whole) or grows a file, so one user opening many at once could
+ * exhaust either; a third concurrent one is a 429, not a queue. Counted by `slots`: on PostgreSQL
+ * across every instance (leases in the database), else in this process.
  */
 export class ConcurrencyLimit {
-  private readonly running = new Map<string, number>();
-
   constructor(
     private readonly max: number,
     private readonly what: string,
+    private readonly slots: SlotStore = memorySlots(),
   ) {}
 
   /** Takes a slot for `key` or throws 429; call the returned function exactly once when done. */
-  acquire(key: string): () => void {
-    const now = this.running.get(key) ?? 0;
-    if (now >= this.max) {
+  async acquire(key: string): Promise<ReleaseSlot> {
+    const release = await this.slots.take(`${this.what}:${key}`, this.max);
+    if (!release) {
       throw new HttpError(429, `Too many ${this.what} running at once for this user (at most ${this.max}); wait for one to finish`, {
         i18nMessage: 'error.tooManyConcurrent',
       });
     }
-    this.running.set(key, now + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.running.get(key) ?? 1) - 1;
-      if (left <= 0) this.running.delete(key);
-      else this.running.set(key, left);
-    };
+    return release;
   }
 }
 

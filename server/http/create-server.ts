@@ -11,6 +11,7 @@ import { loadEnvironmentDefaults, loadFeatureConfig, type EnvironmentDefaults, t
 import { createRuntimeConfigReader } from '../config/create-runtime-config-reader.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateEntities } from '../db/migrate-entities.ts';
+import { postgresPoolOf } from '../db/postgres-database.ts';
 import { entities as generatedEntities } from '../generated/entities.ts';
 import { schemas as generatedSchemas, type EntitySchemas } from '../generated/schemas.ts';
 import { createEntityAjv } from '../entities/ajv-instance.ts';
@@ -31,6 +32,7 @@ import type { Authorizer } from './authorizer.ts';
 import { drainUnreadBodies } from './drain-unread-body.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
+import { postgresRateLimitStore } from './postgres-rate-limit-store.ts';
 import { rejectNulBytes } from './reject-nul-bytes.ts';
 import { HttpError } from './http-error.ts';
 import type { ContextResolver, RequestContext } from './request-context.ts';
@@ -131,9 +133,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const origins = identityConfig.corsOrigins;
   await app.register(fastifyCors, { origin: origins.includes('*') ? true : origins.length > 0 ? origins : false });
   // Limits are declared per route (config.rateLimit) on the public and credential endpoints only.
-  // With REDIS_URL the counters live in Redis, so a limit holds across every instance; without
-  // it they are per process. A Redis outage lets requests through (skipOnError) rather than
-  // failing sign-ins; the error is logged by the client.
+  // With REDIS_URL the counters live in Redis, so a limit holds across every instance; on
+  // PostgreSQL without it, in the database (postgres-rate-limit-store.ts); on SQLite (one
+  // process) in memory. A store outage lets requests through (skipOnError) rather than failing
+  // sign-ins; the error is logged.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
   if (redis) {
     redis.on('error', (error) => app.log.warn({ err: error }, 'redis (rate limits) error'));
@@ -141,9 +144,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
       await redis.quit().catch(() => redis.disconnect());
     });
   }
+  const rateLimitPool = redis ? null : postgresPoolOf(database);
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: 'forja-rate-limit-', skipOnError: true } : {}),
+    ...(redis ? { redis, nameSpace: 'forja-rate-limit-', skipOnError: true } : rateLimitPool ? { store: postgresRateLimitStore(rateLimitPool, app.log), skipOnError: true } : {}),
     errorResponseBuilder: (_request, context) =>
       new HttpError(429, `Too many requests; try again in ${context.after}`, { i18nMessage: 'error.tooManyRequests' }),
   });

@@ -1,0 +1,170 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
+import { call, spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
+
+/**
+ * Per-IP and per-user limits across two real server processes on one PostgreSQL database and no
+ * Redis (README.md "Scaling out"): the public chat's per-IP counter (postgres-rate-limit-store.ts)
+ * and a user's concurrent exports (leases, postgres-slot-leases.ts) count what both instances
+ * saw, and the leases of an instance killed -9 stop counting once they expire.
+ *
+ * The instances only enqueue (JOBS_CONCURRENCY=0), so an export request stays open with its job
+ * queued and its slot held for as long as the test wants: no timing decides what is running.
+ * Leases last 600 s here; their expiry is brought forward in the table (the database's clock is
+ * what they are compared with), standing in for the time passing.
+ */
+const enabled = TEST_BACKEND === 'postgres';
+const ADMIN_PASSWORD = 'Limits-admin-1234';
+const START_LIMIT = 4;
+const LEASE_SECONDS = 600;
+
+interface Job {
+  id: string;
+  kind: string;
+  state: string;
+}
+
+async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
+  for (let i = 0; i < 600; i++) {
+    const value = await read();
+    if (ok(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`Timed out waiting for ${what}`);
+}
+
+describe.skipIf(!enabled)('limits across two instances on PostgreSQL without Redis', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-limits-multi-'));
+  let databaseUrl = '';
+  let env: Record<string, string> = {};
+  let a: ChildServer;
+  let b: ChildServer;
+  let doomed: ChildServer | undefined;
+  let sql: pg.Client;
+  let token = '';
+
+  const queuedExports = async (base: string): Promise<Job[]> => {
+    const listed = await call(base, token, 'GET', '/api/jobs?kind=export&state=queued&limit=100');
+    expect(listed.status, listed.text).toBe(200);
+    return listed.body.items as Job[];
+  };
+  /** Starts an export that stays open (its job waits in the queue); resolves to its eventual answer. */
+  const openExport = (base: string) => call(base, token, 'GET', '/api/bots/export?format=csv');
+  const cancelAll = async () => {
+    for (const job of await queuedExports(a.baseUrl)) {
+      const cancelled = await call(a.baseUrl, token, 'POST', `/api/jobs/${job.id}/cancel`);
+      expect(cancelled.status, cancelled.text).toBe(200);
+    }
+  };
+  const liveLeases = async (): Promise<number> => {
+    const { rows } = await sql.query<{ n: string }>("SELECT count(*) AS n FROM forja_slot_leases WHERE name LIKE 'exports:%' AND expires_at > (extract(epoch from now()) * 1000)::bigint");
+    return Number(rows[0].n);
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await createTestPostgresDatabase('forja_limits_multi');
+    env = {
+      DATABASE_URL: databaseUrl,
+      INSTANCE_MODE: 'multi',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      API_KEY_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      PG_POOL_SIZE: '4',
+      JOBS_CONCURRENCY: '0',
+      SLOT_LEASE_SECONDS: String(LEASE_SECONDS),
+      CHAT_RATE_START_PER_MINUTE: String(START_LIMIT),
+    };
+    [a, b] = await Promise.all([spawnServer({ dataDir, env }), spawnServer({ dataDir, env })]);
+    const login = await call(a.baseUrl, null, 'POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
+    expect(login.status, login.text).toBe(200);
+    token = login.body.accessToken;
+    sql = new pg.Client({ connectionString: databaseUrl });
+    await sql.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await sql?.end().catch(() => {});
+    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM'), doomed?.kill('SIGKILL')]);
+    if (databaseUrl) await dropTestPostgresDatabase(databaseUrl);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('counts the public chat per-IP limit across both instances', async () => {
+    const bot = await call(a.baseUrl, token, 'POST', '/api/bots', { name: 'Límites', description: 'Dos instancias' });
+    expect(bot.status, bot.text).toBe(201);
+    const start = (base: string, i: number) => call(base, null, 'POST', '/api/chat/start', { name: `Visitante ${i}`, email: `v${i}@example.com`, botId: bot.body._id });
+    // The client's budget is one budget: spent alternately through A and B, then both refuse.
+    for (let i = 0; i < START_LIMIT; i++) {
+      const started = await start(i % 2 === 0 ? a.baseUrl : b.baseUrl, i);
+      expect(started.status, started.text).toBe(201);
+    }
+    const overA = await start(a.baseUrl, 10);
+    const overB = await start(b.baseUrl, 11);
+    expect([overA.status, overB.status]).toEqual([429, 429]);
+    expect(overB.body).toMatchObject({ i18nMessage: 'error.tooManyRequests' });
+    // Another route keeps its own count (the plugin's per-route keys are kept in the shared store too).
+    const read = await call(b.baseUrl, null, 'GET', `/api/chat/bot/${bot.body._id}`);
+    expect(read.status, read.text).toBe(200);
+  }, 60_000);
+
+  it("counts a user's concurrent exports across both instances, and frees the slot when one ends", async () => {
+    const first = openExport(a.baseUrl);
+    const second = openExport(b.baseUrl);
+    // A job is queued only once its request holds a slot.
+    await until(() => queuedExports(a.baseUrl), (jobs) => jobs.length === 2, 'two queued exports');
+    expect(await liveLeases()).toBe(2);
+
+    const [thirdA, thirdB] = await Promise.all([openExport(a.baseUrl), openExport(b.baseUrl)]);
+    for (const third of [thirdA, thirdB]) {
+      expect(third.status, third.text).toBe(429);
+      expect(third.body).toMatchObject({ i18nMessage: 'error.tooManyConcurrent' });
+    }
+    expect(await queuedExports(b.baseUrl)).toHaveLength(2);
+
+    // One ends (cancelled): its request answers and gives its slot back, so another may start.
+    const [oldest] = await queuedExports(b.baseUrl);
+    expect((await call(b.baseUrl, token, 'POST', `/api/jobs/${oldest.id}/cancel`)).status).toBe(200);
+    const ended = await Promise.race([first, second]);
+    expect(ended.status).not.toBe(200);
+    await until(liveLeases, (n) => n === 1, 'the cancelled export giving its slot back');
+    const fourth = openExport(b.baseUrl);
+    await until(() => queuedExports(a.baseUrl), (jobs) => jobs.length === 2, 'the fourth export queued');
+    expect(await liveLeases()).toBe(2);
+
+    await cancelAll();
+    await Promise.all([first, second, fourth]);
+    await until(liveLeases, (n) => n === 0, 'every slot given back');
+  }, 90_000);
+
+  it('stops counting the slots of an instance killed -9 once their leases expire', async () => {
+    doomed = await spawnServer({ dataDir, env });
+    void openExport(doomed.baseUrl).catch(() => undefined);
+    void openExport(doomed.baseUrl).catch(() => undefined);
+    await until(() => queuedExports(a.baseUrl), (jobs) => jobs.length === 2, "the doomed instance's two exports");
+    await doomed.kill('SIGKILL');
+
+    // Its leases outlive it until they expire: the user's two slots are still taken.
+    expect(await liveLeases()).toBe(2);
+    const refused = await openExport(a.baseUrl);
+    expect(refused.status, refused.text).toBe(429);
+
+    // The lease time passes with nobody renewing them (the clock moved forward in the table).
+    const moved = await sql.query(`UPDATE forja_slot_leases SET expires_at = expires_at - ${(LEASE_SECONDS + 1) * 1000}`);
+    expect(moved.rowCount).toBe(2);
+    expect(await liveLeases()).toBe(0);
+    const accepted = openExport(b.baseUrl);
+    await until(() => queuedExports(a.baseUrl), (jobs) => jobs.length === 3, 'an export accepted after the expiry');
+    // The expired leases were deleted when the slot was taken; only the new one is left.
+    const { rows } = await sql.query<{ n: string }>("SELECT count(*) AS n FROM forja_slot_leases WHERE name LIKE 'exports:%'");
+    expect(Number(rows[0].n)).toBe(1);
+
+    await cancelAll();
+    await accepted;
+  }, 120_000);
+});
