@@ -1,4 +1,6 @@
 import { entities } from '../generated/entities.ts';
+import type { ChatMessage, Citation, ConversationView } from '../../contract/chat/conversation-view.ts';
+import type { PublicBot } from '../../contract/chat/public-bot.ts';
 
 /** The Reaction enumeration (manifests/enums.json), read from the generated model. */
 export const REACTIONS: readonly string[] = (() => {
@@ -9,45 +11,9 @@ export const REACTIONS: readonly string[] = (() => {
 
 export type Reaction = string;
 
-/** One entry of Conversation.chats (manifests/conversation.json). */
-export interface Chat {
-  id: string;
-  role: 'user' | 'assistant';
-  message: string;
-  createdAt: string;
-  reaction?: Reaction | null;
-  /** Assistant answers: the knowledge fragments the answer rests on. */
-  citations?: Citation[];
-}
-
-/** One source of an answer: where it came from, which fragment (its hash), a short excerpt. */
-export interface Citation {
-  source: string;
-  fragmentId: string;
-  excerpt: string;
-}
-
-/** What the public chat answers for a conversation: the stored record, refs as { _id, name }. */
-export interface ConversationView {
-  _id: string;
-  contact: { _id: string; name?: string | null } | null;
-  bot: { _id: string; name?: string | null } | null;
-  chats: Chat[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** GET /api/chat/bot/:id: only what a visitor may see. */
-export interface PublicBot {
-  _id: string;
-  name: string;
-  questions: string[];
-  welcomeMessage: string;
-  /** The widget's header and launcher (the bot name when unset). */
-  widgetTitle: string;
-  widgetColor: string;
-  widgetPosition: 'left' | 'right';
-}
+// The wire shapes are the contract's (contract/chat), shared with the chat widget.
+export type Chat = ChatMessage;
+export type { Citation, ConversationView, PublicBot };
 
 /** Names of the BotTraceStatus records a trace points at (seeded by identity, created if missing). */
 export const TRACE_STATUS = { ok: 'ok', error: 'error', noAnswer: 'no_answer' } as const;

@@ -1,17 +1,10 @@
 import type { RequestContext } from '../http/request-context.ts';
+import { ACTIVE_JOB_STATES, type JobProgress, type JobState, type JobSubject } from '../../contract/jobs/job-view.ts';
 
-/** queued -> running -> done | failed | cancelled; a running job whose instance died goes back to queued (or failed). */
-export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
-
-export const JOB_STATES: readonly JobState[] = ['queued', 'running', 'done', 'failed', 'cancelled'];
-export const ACTIVE_STATES: readonly JobState[] = ['queued', 'running'];
-
-/** What a job works on, for the console's jobs panel ("Entrenamiento · Ayuda"). */
-export interface JobSubject {
-  entity?: string;
-  id?: string;
-  label?: string;
-}
+// The states, subject and progress are the wire contract's (contract/jobs/job-view.ts).
+export { JOB_STATES } from '../../contract/jobs/job-view.ts';
+export type { JobProgress, JobState, JobSubject };
+export const ACTIVE_STATES = ACTIVE_JOB_STATES;
 
 /** A failure as the API's one error shape, plus the HTTP status the waiting request answers with. */
 export interface JobError {
@@ -20,14 +13,6 @@ export interface JobError {
   i18nMessage?: string;
   inputErrors?: { field: string; reason: string }[];
   details?: Record<string, unknown>;
-}
-
-export interface JobProgress {
-  done: number;
-  /** 0: not known yet (an export counts its rows as it goes). */
-  total: number;
-  /** What the job is doing (training: planning, embedding, indexing). */
-  phase: string | null;
 }
 
 /** The caller a job runs for: the permission checks of its work are the enqueuing request's. */

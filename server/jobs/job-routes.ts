@@ -3,30 +3,10 @@ import { HttpError, badRequest } from '../http/http-error.ts';
 import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import { isFinished, JOB_STATES, type JobRecord, type JobState } from './job-record.ts';
 import type { JobQueue } from './job-queue.ts';
+import type { JobList, JobView } from '../../contract/jobs/job-view.ts';
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
-
-/** A job as the console sees it (GET /api/jobs, /api/jobs/:id). Times are ISO-8601. */
-export interface JobView {
-  id: string;
-  kind: string;
-  state: JobState;
-  progress: { done: number; total: number; phase: string | null };
-  subject: JobRecord['subject'];
-  userId: string | null;
-  attempts: number;
-  maxAttempts: number;
-  cancelRequested: boolean;
-  error: { message: string; i18nMessage?: string } | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** Only GET /api/jobs/:id, only to the job's own user (an export's download link is theirs alone). */
-  result?: unknown;
-  /** The instance running it: administrators only. */
-  worker?: string | null;
-}
 
 /** Whoever manages users administers their jobs too. */
 const JOBS_ADMIN_PERMISSION = 'user:manage';
@@ -50,7 +30,7 @@ export function maySeeJob(context: RequestContext, job: JobRecord): boolean {
 export function registerJobRoutes(app: FastifyInstance, jobs: JobQueue): void {
   const signedIn = { config: { authenticated: true } };
 
-  app.get<{ Querystring: Record<string, unknown> }>('/api/jobs', signedIn, async (request) => {
+  app.get<{ Querystring: Record<string, unknown> }>('/api/jobs', signedIn, async (request): Promise<JobList> => {
     const query = request.query ?? {};
     const limit = readLimit(query.limit);
     const all = readBoolean(query.all, 'all');

@@ -15,13 +15,8 @@ export interface SourcedChunk {
   source: string;
 }
 
-/** One search hit; `score` is in 0..1, see server/rag/README.md for what it means. */
-export interface SearchResult {
-  content: string;
-  score: number;
-  source: string;
-  hash: string;
-}
+/** One search hit: the wire contract's (contract/rag/search-result.ts). */
+export type { SearchResult } from '../../contract/rag/search-result.ts';
 
 export interface SearchOptions {
   maxResults: number;

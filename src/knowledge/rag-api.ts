@@ -1,15 +1,12 @@
 import { REQUEST_TIMEOUTS } from '../../runtime/transport/request-timeouts.ts';
 import type { RestCall } from '../../runtime/transport/rest-transport.ts';
 import { restApi } from '../session/api-client.ts';
-import type { TrainingProblem } from './training-outcome.ts';
+import type { SearchResult } from '../../contract/rag/search-result.ts';
+import type { TrainingProblem } from '../../contract/rag/training-problem.ts';
+import type { KnowledgeTrainingStatus } from '../../contract/rag/training-status.ts';
 
-/** One search hit (server/rag/rag-types.ts SearchResult): score in 0..1. */
-export interface RagSearchResult {
-  content: string;
-  score: number;
-  source: string;
-  hash: string;
-}
+/** One search hit: score in 0..1. */
+export type RagSearchResult = SearchResult;
 
 export interface RagChunk {
   content: string;
@@ -18,20 +15,12 @@ export interface RagChunk {
   tags?: string[] | null;
 }
 
-/** GET /api/rag/status/:id, polled while a training runs. */
-export interface RagTrainingStatus {
-  state: 'idle' | 'running' | 'done' | 'failed';
-  phase: 'planning' | 'embedding' | 'indexing' | null;
-  done: number;
-  total: number;
-  error?: string;
-  i18nMessage?: string;
-  chunks: number;
-  trainedAt: string | null;
-  /** The last outcome stored on the knowledge record (null: never trained or cleared). */
-  outcome?: 'trained' | 'warning' | 'failed' | null;
-  problems?: TrainingProblem[];
-}
+/**
+ * GET /api/rag/status/:id, polled while a training runs. The console builds idle and placeholder
+ * statuses itself, so the fields it does not need are optional here.
+ */
+type OptionalStatusField = 'startedAt' | 'finishedAt' | 'problems' | 'outcome';
+export type RagTrainingStatus = Omit<KnowledgeTrainingStatus, OptionalStatusField> & Partial<Pick<KnowledgeTrainingStatus, OptionalStatusField>>;
 
 export interface RagTrainingResult {
   total: number;

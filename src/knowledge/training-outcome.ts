@@ -1,12 +1,7 @@
 import { isApiError } from '../../runtime/transport/api-error.ts';
+import type { TrainingProblem } from '../../contract/rag/training-problem.ts';
 
-/** One thing that contributed nothing to a training (server/rag/train/plan-training.ts). */
-export interface TrainingProblem {
-  source: string;
-  message: string;
-  /** Locale key: error.rag.<code> or knowledge.problem.*. */
-  reason: string;
-}
+export type { TrainingProblem };
 
 /** The read-only training fields of a knowledge record (manifests/knowledge.json). */
 export interface TrainingOutcome {

@@ -2,36 +2,14 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { EntityService } from '../../entities/entity-service.ts';
 import { validationError } from '../../http/http-error.ts';
+import type { ChatAnalytics } from '../../../contract/analytics/chat-analytics.ts';
+import type { UnansweredQuestion } from '../../../contract/analytics/unanswered-question.ts';
 
 export interface AnalyticsQuery {
   botId: string | null;
   /** Inclusive days, YYYY-MM-DD (UTC). */
   from: string;
   to: string;
-}
-
-export interface ChatAnalytics {
-  from: string;
-  to: string;
-  totals: { answers: number; errors: number; unanswered: number; avgLatencyMs: number; tokens: number; reactions: number };
-  perDay: { day: string; answers: number; errors: number; unanswered: number; avgLatencyMs: number; inputTokens: number; outputTokens: number }[];
-  latency: { bucket: string; answers: number }[];
-  reactions: { reaction: string; count: number }[];
-  /** Questions the bot could not answer (trace status no_answer), most recently asked first. */
-  unansweredQuestions: UnansweredQuestion[];
-  /** The no_answer status's id, for a link to the trace list filtered on it (null before it is seeded). */
-  noAnswerStatus: string | null;
-}
-
-export interface UnansweredQuestion {
-  question: string;
-  /** How many times it was asked (same text, same bot) in the range. */
-  count: number;
-  lastAskedAt: string;
-  bot: { _id: string; name: string | null; knowledge: string | null };
-  /** The trace and conversation of its latest asking. */
-  trace: string;
-  conversation: string | null;
 }
 
 /** The trace status the chat writes when it had nothing to answer with (seeded). */

@@ -1,28 +1,6 @@
-import type { JobRecord, JobState } from '../../jobs/job-record.ts';
-import type { TrainingProblem } from '../train/plan-training.ts';
-
-/**
- * Where one knowledge's training stands, as GET /api/rag/status/:id reports it: read from the
- * job queue (server/jobs), so every instance answers the same; the route adds the last outcome
- * stored on the knowledge record (see train/training-record.ts).
- */
-export interface TrainingStatus {
-  /** idle: no training known (see `trainedAt` for the index's own record). A queued training is `running`. */
-  state: 'idle' | 'running' | 'done' | 'failed';
-  /** planning: reading sources, files and pages; embedding / indexing: `done` of `total`. */
-  phase: 'planning' | 'embedding' | 'indexing' | null;
-  done: number;
-  total: number;
-  error?: string;
-  i18nMessage?: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** What contributed nothing (empty text, dead link...), from the last training. */
-  problems: TrainingProblem[];
-  /** The training job (GET /api/jobs/:id) and its own state (queued, running, done, failed, cancelled). */
-  jobId?: string;
-  jobState?: JobState;
-}
+import type { JobRecord } from '../../jobs/job-record.ts';
+import type { TrainingProblem } from '../../../contract/rag/training-problem.ts';
+import type { TrainingStatus } from '../../../contract/rag/training-status.ts';
 
 /** The singleton key of a knowledge's training: one queued or running per knowledge, across instances. */
 export function trainingKey(knowledgeId: string): string {

@@ -3,6 +3,7 @@ import type { ChunkOptions } from '../chunk/chunk-text.ts';
 import { sha256Hex } from '../chunk/sha256-hex.ts';
 import { RagError } from '../rag-error.ts';
 import type { SourcedChunk } from '../rag-types.ts';
+import type { TrainingProblem } from '../../../contract/rag/training-problem.ts';
 
 /** The parts of a stored file record (spec §3 "Uploaded file") the planner passes on. */
 export interface StoredFileRef {
@@ -41,18 +42,8 @@ export interface TrainingDeps {
   chunkOptions?: ChunkOptions;
 }
 
-/**
- * Something that contributed nothing to a training: where (a source name, file name or URL), what
- * happened in English (`message`, e.g. the address policy's "Refused: ... non-public address"),
- * and `reason`, the locale key the console shows (error.rag.<code> or knowledge.problem.*).
- */
-export interface TrainingProblem {
-  source: string;
-  message: string;
-  reason: string;
-  /** The knowledge source's id when the problem is one of the knowledge's sources (names may repeat). */
-  sourceId?: string;
-}
+// A training's problems are the wire contract's (contract/rag/training-problem.ts).
+export type { TrainingProblem };
 
 /**
  * What one knowledge source gave to a training: its fragments and the updatedAt it had then. A

@@ -3,14 +3,9 @@ import { IconBookUpload } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
-export interface UnansweredQuestion {
-  question: string;
-  count: number;
-  lastAskedAt: string;
-  bot: { _id: string; name: string | null; knowledge: string | null };
-  trace: string;
-  conversation: string | null;
-}
+import type { UnansweredQuestion } from '../../../contract/analytics/unanswered-question.ts';
+
+export type { UnansweredQuestion };
 
 /**
  * Where "add to knowledge" leads: the knowledge base's page with its add-content flow open and its
