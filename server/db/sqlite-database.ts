@@ -53,6 +53,10 @@ export function openSqliteDatabase(file: string): Database {
   // While a bulk write or a transaction holds SQLite's write lock on its own connection, this
   // connection's writes wait here, asynchronously, instead of in SQLite's busy handler, which
   // sleeps on the event loop (and would keep the transaction from ever committing).
+  // Always `while (bulkWrite) await writeTurn()`, never a bare `await writeTurn()`: the write must
+  // follow the check that found the lock free in the same synchronous step. Resumed a tick later,
+  // another waiter released by the same commit may have taken the lock in between (two BEGINs on
+  // the transaction connection, or a write sleeping in the busy handler until SQLITE_BUSY).
   let bulkWrite: Promise<void> | null = null;
   const writeTurn = async () => {
     while (bulkWrite) await bulkWrite;
@@ -92,7 +96,7 @@ export function openSqliteDatabase(file: string): Database {
     if (!tx || !tx.open) return null;
     if (tx.release) return tx;
     tx.beginning ??= (async () => {
-      await writeTurn();
+      while (bulkWrite) await writeTurn();
       let done!: () => void;
       bulkWrite = new Promise((resolve) => (done = resolve));
       try {
@@ -145,7 +149,7 @@ export function openSqliteDatabase(file: string): Database {
    * never half an import; writes through this Database wait for the commit.
    */
   async function writeInSlices(queries: readonly CompiledQuery[]): Promise<void> {
-    await writeTurn();
+    while (bulkWrite) await writeTurn();
     let done!: () => void;
     bulkWrite = new Promise((resolve) => (done = resolve));
     const writer = new BetterSqlite3(file);
@@ -184,7 +188,7 @@ export function openSqliteDatabase(file: string): Database {
       // A write that returns rows (UPDATE ... RETURNING) waits for a bulk write like run() does.
       if (!statement.readonly) {
         if (await writingTransaction()) return txPrepare(query.sql).all(params(query)) as Row[];
-        if (bulkWrite) await writeTurn();
+        while (bulkWrite) await writeTurn();
       }
       return statement.all(params(query)) as Row[];
     },
@@ -193,13 +197,13 @@ export function openSqliteDatabase(file: string): Database {
       const statement = prepare(query.sql);
       if (!statement.readonly) {
         if (await writingTransaction()) return txPrepare(query.sql).get(params(query)) as Row | undefined;
-        if (bulkWrite) await writeTurn();
+        while (bulkWrite) await writeTurn();
       }
       return statement.get(params(query)) as Row | undefined;
     },
     async run(query) {
       if (await writingTransaction()) return txPrepare(query.sql).run(params(query)).changes;
-      if (bulkWrite) await writeTurn();
+      while (bulkWrite) await writeTurn();
       ownWrites++;
       return prepare(query.sql).run(params(query)).changes;
     },
@@ -207,7 +211,7 @@ export function openSqliteDatabase(file: string): Database {
       const tx = await writingTransaction();
       if (tx) return savepoint(tx, () => runOnTransaction(queries));
       if (queries.length > BULK_WRITE_STATEMENTS) return writeInSlices(queries);
-      if (bulkWrite) await writeTurn();
+      while (bulkWrite) await writeTurn();
       ownWrites++;
       db.transaction(() => {
         for (const query of queries) prepare(query.sql).run(params(query));
