@@ -1,7 +1,6 @@
-import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/http-error.ts';
+import { countWrongAttempt, expiryOf, hasExpired, hashCode, matchesHash, randomDigits, tookEffect, type CodeKey } from '../identity/single-use-code.ts';
 
 const TABLE = 'chat_email_codes';
 export const EMAIL_CODE_LIFETIME_MS = 10 * 60 * 1000;
@@ -15,8 +14,9 @@ export type CodeCheck = { ok: true; email: string } | { ok: false; reason: 'none
 
 /**
  * One-time codes proving a visitor reads the e-mail they typed (6 digits, 10 minutes, 5 tries,
- * single use). One pending code per conversation; stored as an HMAC, never in clear. A private
- * table of the chat, like identity's recovery codes: nothing of it belongs in the console.
+ * single use). One pending code per conversation; stored as an HMAC bound to the conversation,
+ * never in clear (server/identity/single-use-code.ts, as identity's recovery codes). A private
+ * table of the chat: nothing of it belongs in the console.
  */
 export class EmailCodes {
   constructor(
@@ -48,11 +48,11 @@ export class EmailCodes {
     if (issued >= EMAIL_CODE_MAX_ISSUED) {
       throw new HttpError(429, `This conversation already asked for ${EMAIL_CODE_MAX_ISSUED} codes; start a new conversation to try again`, { i18nMessage: 'chat.verify.tooManyCodes' });
     }
-    const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+    const code = randomDigits(6);
     const values = {
       email,
-      codeHash: this.hash(conversationId, code),
-      expiresAt: new Date(now + EMAIL_CODE_LIFETIME_MS).toISOString(),
+      codeHash: hashCode(code, this.key(conversationId)),
+      expiresAt: expiryOf(now, EMAIL_CODE_LIFETIME_MS),
       issuedAt: new Date(now).toISOString(),
       attempts: 0,
       issued: issued + 1,
@@ -72,28 +72,18 @@ export class EmailCodes {
     if (!row || String(row.codeHash) === '') return { ok: false, reason: 'none', attemptsLeft: 0 };
     const attempts = Number(row.attempts);
     if (attempts >= EMAIL_CODE_MAX_ATTEMPTS) return { ok: false, reason: 'locked', attemptsLeft: 0 };
-    if (Date.parse(String(row.expiresAt)) < now) return { ok: false, reason: 'expired', attemptsLeft: 0 };
-    const { kysely } = this.database;
-    const expected = Buffer.from(String(row.codeHash));
-    const given = Buffer.from(this.hash(conversationId, code));
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      // Counted in the database, so parallel guesses cannot share one attempt.
-      const counted = await this.database.run(
-        kysely
-          .updateTable(TABLE)
-          .set({ attempts: sql`attempts + 1` })
-          .where('conversationId', '=', conversationId)
-          .where('attempts', '<', EMAIL_CODE_MAX_ATTEMPTS)
-          .compile(),
-      );
+    if (hasExpired(row.expiresAt, now)) return { ok: false, reason: 'expired', attemptsLeft: 0 };
+    if (!matchesHash(String(row.codeHash), code, this.key(conversationId))) {
+      const counted = await countWrongAttempt(this.database, { table: TABLE, column: 'conversationId', value: conversationId }, EMAIL_CODE_MAX_ATTEMPTS);
       const left = Math.max(0, EMAIL_CODE_MAX_ATTEMPTS - attempts - 1);
-      return counted === 0 || left === 0 ? { ok: false, reason: 'locked', attemptsLeft: 0 } : { ok: false, reason: 'wrong', attemptsLeft: left };
+      return !counted || left === 0 ? { ok: false, reason: 'locked', attemptsLeft: 0 } : { ok: false, reason: 'wrong', attemptsLeft: left };
     }
     // Consumed by clearing the hash (the row keeps counting issued codes): only one request wins.
-    const consumed = await this.database.run(
-      kysely.updateTable(TABLE).set({ codeHash: '' }).where('conversationId', '=', conversationId).where('codeHash', '=', String(row.codeHash)).compile(),
+    const consumed = await tookEffect(
+      this.database,
+      this.database.kysely.updateTable(TABLE).set({ codeHash: '' }).where('conversationId', '=', conversationId).where('codeHash', '=', String(row.codeHash)).compile(),
     );
-    if (consumed === 0) return { ok: false, reason: 'none', attemptsLeft: 0 };
+    if (!consumed) return { ok: false, reason: 'none', attemptsLeft: 0 };
     return { ok: true, email: String(row.email) };
   }
 
@@ -101,7 +91,8 @@ export class EmailCodes {
     return this.database.first(this.database.kysely.selectFrom(TABLE).selectAll().where('conversationId', '=', conversationId).compile());
   }
 
-  private hash(conversationId: string, code: string): string {
-    return createHmac('sha256', this.secret).update(`${conversationId}\n${code}`).digest('hex');
+  /** A code is bound to the conversation it was sent for. */
+  private key(conversationId: string): CodeKey {
+    return { secret: this.secret, scope: conversationId };
   }
 }
