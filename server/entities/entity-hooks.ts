@@ -37,6 +37,13 @@ export interface ReadEvent {
   record: EntityRecord;
 }
 
+/** Every record of one read (a list page, a find, a write's answer); the hook may change them in place. */
+export interface ReadAllEvent {
+  entity: string;
+  context: RequestContext;
+  records: EntityRecord[];
+}
+
 /**
  * Rules of one entity that the manifest cannot express, registered by features in the
  * EntityHookRegistry (server/entities/README.md, "Lifecycle hooks"). Order of a create:
@@ -69,6 +76,13 @@ export interface EntityHooks {
    * populated. Not run by exports, which stream rows (use `exportQuery` to shape an export).
    */
   afterRead?(event: ReadEvent): Promise<void> | void;
+  /**
+   * Once per read, with every record it returns (a list page at once), before `afterRead`: the
+   * place for state derived from other tables, read for the whole page in one query instead of
+   * one per record. Not run by exports. A property added here that is no field comes back in
+   * bodies sent as read: drop it in `beforeValidate`.
+   */
+  afterReadAll?(event: ReadAllEvent): Promise<void> | void;
   /** After the record is loaded (scoped: 404 first), before the DELETE. */
   beforeDelete?(event: WriteEvent): Promise<void> | void;
   /** An export's raw query parameters, before they are parsed (e.g. another filter syntax). */
@@ -121,6 +135,7 @@ export class EntityHookRegistry {
   }
 
   async afterRead(entity: string, context: RequestContext, records: EntityRecord[]): Promise<void> {
+    if (records.length > 0) for (const hooks of this.of(entity)) await hooks.afterReadAll?.({ entity, context, records });
     const stages = this.of(entity).filter((hooks) => hooks.afterRead);
     if (stages.length === 0) return;
     for (const record of records) for (const hooks of stages) await hooks.afterRead!({ entity, context, record });

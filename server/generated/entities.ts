@@ -648,6 +648,12 @@ const storage: Record<string, StorageModel> = {
         "primaryKey": false
       },
       {
+        "name": "indexState",
+        "type": "text",
+        "nullable": true,
+        "primaryKey": false
+      },
+      {
         "name": "trainedAt",
         "type": "timestamp",
         "nullable": true,

@@ -2175,6 +2175,19 @@ export const schemas: Record<string, EntitySchemas> = {
             null
           ]
         },
+        "indexState": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "training",
+            "notTrained",
+            "needsRetraining",
+            "trained",
+            null
+          ]
+        },
         "trainedAt": {
           "type": [
             "string",

@@ -17,6 +17,7 @@ import { RagError } from './rag-error.ts';
 import { configuredRetrievalIndex } from './search/configured-retrieval-index.ts';
 import { MAX_QUERY_LENGTH } from './search/index-input.ts';
 import { planTraining, type TrainingKnowledge, type TrainingProblem, type TrainingSource } from './train/plan-training.ts';
+import { registerKnowledgeIndexState } from './train/knowledge-index-state.ts';
 import { TrainingRecord } from './train/training-record.ts';
 
 type Params = { Params: { id: string } };
@@ -40,6 +41,8 @@ export async function registerRagFeature(app: FastifyInstance, deps: FeatureDepe
   await currentIndex();
   const { jobs } = deps;
   const record = new TrainingRecord(database, service);
+  // Every knowledge read says whether its index is current (the console's list and page show it).
+  registerKnowledgeIndexState(service, database);
 
   const knowledgeModel = requireModel(entities, 'knowledge');
   const sourceModel = requireModel(entities, 'knowledgesource');

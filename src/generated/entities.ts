@@ -5563,6 +5563,83 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "json": false
       },
       {
+        "name": "indexState",
+        "type": "enum",
+        "label": "field.knowledge.indexState",
+        "hint": null,
+        "persistentHint": false,
+        "default": null,
+        "readonly": true,
+        "secret": false,
+        "permission": null,
+        "tab": null,
+        "menu": null,
+        "visibleWhen": null,
+        "values": [
+          "training",
+          "notTrained",
+          "needsRetraining",
+          "trained"
+        ],
+        "enumName": null,
+        "valueLabels": {
+          "training": "enum.knowledge.indexState.training",
+          "notTrained": "enum.knowledge.indexState.notTrained",
+          "needsRetraining": "enum.knowledge.indexState.needsRetraining",
+          "trained": "enum.knowledge.indexState.trained"
+        },
+        "ref": null,
+        "objectFields": null,
+        "validation": {
+          "required": false,
+          "requiredOnCreate": false,
+          "unique": false,
+          "uniqueGlobal": false,
+          "pattern": null,
+          "minLength": null,
+          "maxLength": null,
+          "min": null,
+          "max": null,
+          "integer": false,
+          "format": null,
+          "minItems": null,
+          "maxItems": null,
+          "messages": {
+            "required": "validation.required",
+            "unique": "validation.unique",
+            "pattern": "validation.pattern",
+            "minLength": "validation.minLength",
+            "maxLength": "validation.maxLength",
+            "min": "validation.min",
+            "max": "validation.max",
+            "integer": "validation.integer",
+            "format": "validation.invalidValue",
+            "enum": "validation.invalidValue",
+            "minItems": "validation.minItems",
+            "maxItems": "validation.maxItems"
+          }
+        },
+        "searchable": false,
+        "sortable": false,
+        "filterable": false,
+        "indexed": false,
+        "column": {
+          "width": null,
+          "hidden": true,
+          "formatter": null,
+          "decimals": null
+        },
+        "form": {
+          "hidden": true,
+          "rows": 5,
+          "placeholder": null,
+          "accept": null,
+          "minDate": null,
+          "maxDate": null
+        },
+        "json": false
+      },
+      {
         "name": "trainedAt",
         "type": "date",
         "label": "field.knowledge.trainedAt",

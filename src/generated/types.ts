@@ -197,6 +197,7 @@ export interface Knowledge {
   }>;
   user?: { _id: string; username?: string | null } | null;
   trainingState?: ("trained" | "warning" | "failed") | null;
+  indexState?: ("training" | "notTrained" | "needsRetraining" | "trained") | null;
   trainedAt?: string | null;
   trainedChunks?: number | null;
   trainingProblems?: Array<{

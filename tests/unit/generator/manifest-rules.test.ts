@@ -211,7 +211,7 @@ describe('cross-manifest rules', () => {
     expect(messagesAfter('bot', (m) => { m.fields[2].ref.display = 'title'; })).toEqual([
       `manifests/bot.json: fields[2].ref.display: entity "knowledge" has no field "title"
   found:    "title"
-  expected: a field of manifests/knowledge.json: name, toolDescription, maxResults, scoreThreshold, sources, texts, files, urls, user, trainingState, trainedAt, trainedChunks, trainingProblems, trainedSources, _id, createdAt, updatedAt`,
+  expected: a field of manifests/knowledge.json: name, toolDescription, maxResults, scoreThreshold, sources, texts, files, urls, user, trainingState, indexState, trainedAt, trainedChunks, trainingProblems, trainedSources, _id, createdAt, updatedAt`,
     ]);
   });
 
