@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 import { call, spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
+import { postgresSlotLeases } from '../../server/files/postgres-slot-leases.ts';
 
 /**
  * Per-IP and per-user limits across two real server processes on one PostgreSQL database and no
@@ -167,4 +168,28 @@ describe.skipIf(!enabled)('limits across two instances on PostgreSQL without Red
     await cancelAll();
     await accepted;
   }, 120_000);
+
+  it('a live holder keeps renewing its lease, so a slot held longer than the lease time still counts', async () => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    const log = { warn: () => {} } as unknown as Parameters<typeof postgresSlotLeases>[1]['log'];
+    // A lease of 1.5 s, renewed every 0.5 s by its holder.
+    const leases = postgresSlotLeases(pool, { ttlMs: 1500, log });
+    try {
+      const release = await leases.take('renewal:test', 1);
+      expect(release).not.toBeNull();
+      const expiry = async () => Number((await sql.query<{ e: string }>("SELECT expires_at AS e FROM forja_slot_leases WHERE name = 'renewal:test'")).rows[0]?.e ?? 0);
+      const first = await expiry();
+      // Renewed past its first expiry: still counted, so a second taker is refused.
+      await until(expiry, (e) => e > first + 1500, 'the lease renewed beyond its first expiry');
+      expect(await leases.take('renewal:test', 1)).toBeNull();
+      release!();
+      await until(expiry, (e) => e === 0, 'the released lease deleted');
+      const again = await leases.take('renewal:test', 1);
+      expect(again).not.toBeNull();
+      again!();
+    } finally {
+      await leases.close();
+      await pool.end();
+    }
+  }, 60_000);
 });
