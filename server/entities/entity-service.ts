@@ -15,6 +15,7 @@ import { SECRET_ENCODERS } from './secret-encoders.ts';
 import { EntityHookRegistry, type EntityHooks, type EntityRecord, type WriteEvent } from './entity-hooks.ts';
 import { isSystemContext } from './system-context.ts';
 import type { InsertChecks } from './import-batch-checks.ts';
+import { compileInsert } from './compile-insert.ts';
 
 export type { EntityHooks, EntityRecord, InsertEvent, ReadEvent, WriteEvent } from './entity-hooks.ts';
 
@@ -235,7 +236,7 @@ export class EntityService {
       reply,
       insert: {
         id,
-        query: this.database.kysely.insertInto(runtime.table).values(row).compile(),
+        query: compileInsert(this.database, runtime.table, row),
         uniqueValues: runtime.uniqueFields
           .filter((f) => input[f.name] !== undefined && input[f.name] !== null)
           .map((f) => ({ field: f.name, value: input[f.name], tenant: f.validation.uniqueGlobal ? null : tenant })),
