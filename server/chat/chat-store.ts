@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../db/database.ts';
 import type { EntityRecord, EntityService } from '../entities/entity-service.ts';
-import { decodeRow, encodeValues } from '../entities/record-codec.ts';
+import type { ListQuery } from '../entities/list-query.ts';
 import { HttpError, notFound } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { system, systemIn } from '../entities/system-context.ts';
@@ -68,12 +68,14 @@ function modelDefault(field: string): number {
 }
 
 /**
- * The chat's reads and writes of bots, contacts, conversations and traces. Visitors have no user
- * and no role, so every write runs as the system within the BOT's tenant: the contact, the
- * conversation and the traces land where the bot's administrators can see them.
+ * The chat's reads and writes of bots, contacts, conversations and traces, all through the entity
+ * service (server/entities/README.md), so manifest defaults, validation and hooks apply to what a
+ * visitor creates. Visitors have no user and no role: reads run as system(), creates as
+ * systemIn(bot's tenant), so the contact, the conversation and the traces land where the bot's
+ * administrators can see them. system() also sets what is read-only for every client: a contact's
+ * `verified`, a conversation's contact, bot and chats (the console may only view and delete those).
  *
- * Conversations are written here rather than through EntityService.create/update because their
- * contact, bot and chats are readonly in the manifest (the console may only view and delete them).
+ * The hot path (a message) reads with `populate: false`: refs stay ids, one query per read.
  */
 export class ChatStore {
   readonly #statusIds = new Map<string, string>();
@@ -89,13 +91,9 @@ export class ChatStore {
   }
 
   async bot(id: string): Promise<ChatBot> {
-    const runtime = this.service.runtime('bot');
-    const row = await this.database.first(
-      this.database.kysely.selectFrom(runtime.table).select(runtime.selectColumns).where('_id', '=', id).limit(1).compile(),
-    );
-    if (!row) throw notFound('Bot not found');
-    // Decoded without populating refs: the knowledge is wanted as its id.
-    const record = decodeRow(runtime, this.database.dialect, row);
+    const [record] = await this.service.findByIds('bot', system(), [id], IDS);
+    if (!record) throw notFound('Bot not found');
+    const tenantColumn = this.service.runtime('bot').tenantColumn ?? 'tenant';
     return {
       _id: String(record._id),
       name: String(record.name ?? ''),
@@ -104,7 +102,7 @@ export class ChatStore {
       systemPrompt: String(record.systemPrompt ?? ''),
       systemPromptWithKnowledge: String(record.systemPromptWithKnowledge ?? ''),
       knowledgeId: typeof record.knowledge === 'string' && record.knowledge !== '' ? record.knowledge : null,
-      tenant: (record[runtime.tenantColumn ?? 'tenant'] as string | null | undefined) ?? null,
+      tenant: (record[tenantColumn] as string | null | undefined) ?? null,
       fallbackMessage: String(record.fallbackMessage ?? ''),
       welcomeMessage: String(record.welcomeMessage ?? ''),
       widgetTitle: String(record.widgetTitle ?? ''),
@@ -119,7 +117,7 @@ export class ChatStore {
    * service; a value missing from an old row takes the manifest's default (manifests/knowledge.json).
    */
   async knowledgeSettings(id: string): Promise<{ maxResults: number; scoreThreshold: number } | null> {
-    const [record] = await this.service.findByIds('knowledge', system(), [id]);
+    const [record] = await this.service.findByIds('knowledge', system(), [id], IDS);
     if (!record) return null;
     const number = (value: unknown, fallback: number) => (typeof value === 'number' && Number.isFinite(value) ? value : fallback);
     return {
@@ -133,23 +131,16 @@ export class ChatStore {
    * e-mail, so an existing contact with that e-mail is never looked up: its name, memory and
    * conversations stay private (issue 16; issue 20 adds e-mail verification and merging). A
    * returning visitor therefore gets a second contact an administrator can merge later.
+   * Validated as any create (name length, e-mail format: a 400 naming the field).
    */
   async newContact(tenant: string | null, name: string, email: string): Promise<EntityRecord> {
-    const contact = await this.service.create('contact', this.contextFor(tenant), { name, email });
-    // verified is read-only for every client, so it is set here rather than through create.
-    const runtime = this.service.runtime('contact');
-    await this.database.run(
-      this.database.kysely.updateTable(runtime.table).set(encodeValues(runtime, this.database.dialect, { verified: false })).where('_id', '=', contact._id as string).compile(),
-    );
-    return { ...contact, verified: false };
+    // verified is read-only for every client; system() sets it in the same create.
+    return this.service.create('contact', this.contextFor(tenant), { name, email, verified: false });
   }
 
   async contactMemory(contactId: string): Promise<{ attribute?: string; content?: string }[]> {
-    const runtime = this.service.runtime('contact');
-    const row = await this.database.first(
-      this.database.kysely.selectFrom(runtime.table).select(['memory']).where('_id', '=', contactId).limit(1).compile(),
-    );
-    const memory = row ? this.database.dialect.decode('json', row.memory) : null;
+    const [record] = await this.service.findByIds('contact', system(), [contactId], IDS);
+    const memory = record?.memory;
     return Array.isArray(memory) ? memory : [];
   }
 
@@ -158,52 +149,27 @@ export class ChatStore {
    * time-ordered v7: the id is the visitor's only key to the conversation, so it must not be guessable.
    */
   async createConversation(tenant: string | null, contactId: string, botId: string): Promise<string> {
-    const runtime = this.service.runtime('conversation');
-    const id = randomUUID();
-    const now = new Date().toISOString();
-    const values: Record<string, unknown> = { _id: id, contact: contactId, bot: botId, chats: [], createdAt: now, updatedAt: now };
-    if (runtime.tenantColumn) values[runtime.tenantColumn] = tenant;
-    await this.database.run(
-      this.database.kysely.insertInto(runtime.table).values(encodeValues(runtime, this.database.dialect, values)).compile(),
-    );
-    return id;
+    const record = await this.service.create('conversation', this.contextFor(tenant), { contact: contactId, bot: botId, chats: [] }, { id: randomUUID(), populate: false });
+    return String(record._id);
   }
 
   async conversation(id: string): Promise<StoredConversation> {
-    const runtime = this.service.runtime('conversation');
-    const tenantColumn = runtime.tenantColumn ?? 'tenant';
-    const row = await this.database.first(
-      this.database.kysely
-        .selectFrom(runtime.table)
-        .select(['_id', 'bot', 'contact', 'chats', ...(runtime.tenantColumn ? [tenantColumn] : [])])
-        .where('_id', '=', id)
-        .limit(1)
-        .compile(),
-    );
-    if (!row) throw notFound('Conversation not found');
-    const chats = this.database.dialect.decode('json', row.chats);
+    const [record] = await this.service.findByIds('conversation', system(), [id], IDS);
+    if (!record) throw notFound('Conversation not found');
+    const tenantColumn = this.service.runtime('conversation').tenantColumn ?? 'tenant';
     return {
-      _id: String(row._id),
-      botId: String(row.bot),
-      contactId: String(row.contact),
-      tenant: (row[tenantColumn] as string | null | undefined) ?? null,
-      chats: Array.isArray(chats) ? (chats as Chat[]) : [],
+      _id: String(record._id),
+      botId: String(record.bot),
+      contactId: String(record.contact),
+      tenant: (record[tenantColumn] as string | null | undefined) ?? null,
+      chats: Array.isArray(record.chats) ? (record.chats as Chat[]) : [],
     };
   }
 
   /** The conversation as the public endpoints answer it (no tenant, refs as { _id, name }). */
   async conversationView(id: string): Promise<ConversationView> {
-    const runtime = this.service.runtime('conversation');
-    const row = await this.database.first(
-      this.database.kysely
-        .selectFrom(runtime.table)
-        .select(['_id', 'contact', 'bot', 'chats', 'createdAt', 'updatedAt'])
-        .where('_id', '=', id)
-        .limit(1)
-        .compile(),
-    );
-    if (!row) throw notFound('Conversation not found');
-    const [record] = await this.decode('conversation', [row]);
+    const [record] = await this.service.findByIds('conversation', system(), [id]);
+    if (!record) throw notFound('Conversation not found');
     return {
       _id: String(record._id),
       contact: (record.contact as ConversationView['contact']) ?? null,
@@ -215,44 +181,44 @@ export class ChatStore {
   }
 
   async saveChats(id: string, chats: Chat[]): Promise<void> {
-    const changed = await this.database.run(this.saveChatsQuery(id, chats));
-    // Deleted from the console while the model was answering.
-    if (changed === 0) throw notFound('Conversation not found');
-  }
-
-  private saveChatsQuery(id: string, chats: Chat[]) {
-    const runtime = this.service.runtime('conversation');
-    const values = encodeValues(runtime, this.database.dialect, { chats, updatedAt: new Date().toISOString() });
-    return this.database.kysely.updateTable(runtime.table).set(values).where('_id', '=', id).compile();
+    try {
+      await this.service.update('conversation', system(), id, { chats }, IDS);
+    } catch (error) {
+      // Deleted from the console while the model was answering.
+      if (error instanceof HttpError && error.statusCode === 404) throw notFound('Conversation not found');
+      throw error;
+    }
   }
 
   /**
    * The conversation's new chats and the trace of the answer, in one transaction: a failure
-   * (validation, constraint, lost connection) leaves neither, never a message without its trace.
+   * (validation, constraint, lost connection, a hook) leaves neither, never a message without its trace.
    */
   async saveChatsWithTrace(id: string, chats: Chat[], tenant: string | null, trace: TraceInput): Promise<void> {
     const status = await this.statusId(trace.status);
-    const prepared = await this.service.prepareInsert(this.service.runtime('bottrace'), this.contextFor(tenant), { ...trace, status });
-    // The trace is built by the server, not typed by the visitor: an invalid one is a bug (500).
-    if (!prepared.ok) throw new Error(`The answer's trace is invalid: ${JSON.stringify(prepared.errors)}`);
     // Checked inside the conversation's lock (ChatService): only a console delete can race it,
     // and then the trace describes a conversation deleted a moment later, as any older trace may.
-    await this.conversation(id);
-    await this.database.runAll([this.saveChatsQuery(id, chats), prepared.insert.query]);
+    await this.database.transaction(async () => {
+      await this.saveChats(id, chats);
+      await this.service.create('bottrace', this.contextFor(tenant), { ...trace, status }, IDS).catch((error: unknown) => {
+        // The trace is built by the server, not typed by the visitor: an invalid one is a bug (500).
+        if (error instanceof HttpError && error.statusCode === 400) {
+          throw new Error(`The answer's trace is invalid: ${JSON.stringify(error.inputErrors ?? error.message)}`, { cause: error });
+        }
+        throw error;
+      });
+    });
   }
 
   /** The id of the BotTraceStatus named `name`; created when missing (identity seeds ok and error). */
   async statusId(name: TraceStatusName): Promise<string> {
     const cached = this.#statusIds.get(name);
-    if (cached && (await this.exists('bottracestatus', cached))) return cached;
-    const runtime = this.service.runtime('bottracestatus');
-    const row = await this.database.first(
-      this.database.kysely.selectFrom(runtime.table).select(['_id']).where('name', '=', name).limit(1).compile(),
-    );
-    let id = row ? String(row._id) : null;
+    if (cached && (await this.service.findByIds('bottracestatus', system(), [cached], IDS)).length > 0) return cached;
+    const [found] = await this.service.find('bottracestatus', system(), whereEquals('name', name, 1), IDS);
+    let id = found ? String(found._id) : null;
     if (!id) {
       try {
-        id = String((await this.service.create('bottracestatus', this.contextFor(null), { name, description: defaultStatusDescription(name) }))._id);
+        id = String((await this.service.create('bottracestatus', this.contextFor(null), { name, description: defaultStatusDescription(name) }, IDS))._id);
       } catch (error) {
         // Another request created it between our read and our write (unique name).
         if (!(error instanceof HttpError && error.statusCode === 409)) throw error;
@@ -265,26 +231,18 @@ export class ChatStore {
 
   /** Sets (or clears) the reaction of the trace of one assistant chat, when there is one. */
   async setTraceReaction(conversationId: string, chatId: string, reaction: string | null): Promise<void> {
-    const runtime = this.service.runtime('bottrace');
-    const values = encodeValues(runtime, this.database.dialect, { reaction, updatedAt: new Date().toISOString() });
-    await this.database.run(
-      this.database.kysely
-        .updateTable(runtime.table)
-        .set(values)
-        .where('conversation', '=', conversationId)
-        .where('chatId', '=', chatId)
-        .compile(),
-    );
+    const query = whereEquals('conversation', conversationId, 10);
+    query.filters.push({ column: 'chatId', operator: 'eq', value: chatId, list: false });
+    const traces = await this.service.find('bottrace', system(), query, IDS);
+    for (const trace of traces) await this.service.update('bottrace', system(), String(trace._id), { reaction }, IDS);
   }
+}
 
-  private async exists(entity: string, id: string): Promise<boolean> {
-    const runtime = this.service.runtime(entity);
-    return (await this.database.first(this.database.kysely.selectFrom(runtime.table).select(['_id']).where('_id', '=', id).compile())) !== undefined;
-  }
+/** The chat's reads and writes answer refs as ids (one query each, no ref look-ups). */
+const IDS = { populate: false } as const;
 
-  private async decode(entity: string, rows: Record<string, unknown>[]): Promise<EntityRecord[]> {
-    return this.service.toRecords(this.service.runtime(entity), rows);
-  }
+function whereEquals(column: string, value: string, limit: number): ListQuery {
+  return { limit, offset: 0, orderBy: null, order: 'asc', search: null, filters: [{ column, operator: 'eq', value, list: false }] };
 }
 
 function defaultStatusDescription(name: TraceStatusName): string {

@@ -19,8 +19,26 @@ import { compileInsert } from './compile-insert.ts';
 
 export type { EntityHooks, EntityRecord, InsertEvent, ReadEvent, WriteEvent } from './entity-hooks.ts';
 
-/** How an update is stored. */
-export interface UpdateOptions {
+/** How a read answers. */
+export interface ReadOptions {
+  /**
+   * false: refs stay ids instead of `{ _id, <display> }` (no query per referenced entity). For
+   * features that want the ids, on hot paths (the chat reads its bot and conversation per message).
+   */
+  populate?: boolean;
+}
+
+/** How a create is stored and answered. */
+export interface CreateOptions extends ReadOptions {
+  /**
+   * The new record's _id, instead of a time-ordered one: system() only. The chat's conversation
+   * ids are random (the visitor's only key to it must not be guessable).
+   */
+  id?: string;
+}
+
+/** How an update is stored and answered. */
+export interface UpdateOptions extends ReadOptions {
   /**
    * false: updatedAt keeps its value. For system() writes of state derived by the server (a
    * knowledge base's training outcome), which are not an edit of the record by anyone.
@@ -124,12 +142,12 @@ export class EntityService {
     return total;
   }
 
-  async find(entity: string, context: RequestContext, query: ListQuery): Promise<EntityRecord[]> {
+  async find(entity: string, context: RequestContext, query: ListQuery, options: ReadOptions = {}): Promise<EntityRecord[]> {
     const runtime = this.runtime(entity);
     const rows = await this.database.all(
       selectList(this.database, runtime, this.scopeFor(runtime, context), query, runtime.selectColumns).compile(),
     );
-    return this.toRecords(runtime, rows, context);
+    return this.toRecords(runtime, rows, context, options);
   }
 
   async findOne(entity: string, context: RequestContext, query: ListQuery): Promise<EntityRecord> {
@@ -138,16 +156,16 @@ export class EntityService {
     return first;
   }
 
-  async findById(entity: string, context: RequestContext, id: string): Promise<EntityRecord> {
+  async findById(entity: string, context: RequestContext, id: string, options: ReadOptions = {}): Promise<EntityRecord> {
     const runtime = this.runtime(entity);
     const row = await this.loadRow(runtime, this.scopeFor(runtime, context), id);
     if (!row) throw notFound(`${entity} ${id} not found`);
-    const [record] = await this.toRecords(runtime, [row], context);
+    const [record] = await this.toRecords(runtime, [row], context, options);
     return record;
   }
 
   /** Records in the order of `ids`; ids that do not exist (or are out of scope) are skipped. */
-  async findByIds(entity: string, context: RequestContext, ids: string[]): Promise<EntityRecord[]> {
+  async findByIds(entity: string, context: RequestContext, ids: string[], options: ReadOptions = {}): Promise<EntityRecord[]> {
     if (ids.length > MAX_LIMIT) throw new HttpError(400, `At most ${MAX_LIMIT} ids per call; got ${ids.length}`);
     if (ids.length === 0) return [];
     const runtime = this.runtime(entity);
@@ -161,21 +179,22 @@ export class EntityService {
     );
     const byId = new Map(rows.map((row) => [String(row._id), row]));
     const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-    return this.toRecords(runtime, ordered, context);
+    return this.toRecords(runtime, ordered, context, options);
   }
 
-  async create(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
-    return this.hooks.serialised(entity, () => this.database.transaction(() => this.createNow(entity, context, body)));
+  async create(entity: string, context: RequestContext, body: unknown, options: CreateOptions = {}): Promise<EntityRecord> {
+    if (options.id !== undefined && !isSystemContext(context)) throw new Error('create(..., { id }) is for system() writes only');
+    return this.hooks.serialised(entity, () => this.database.transaction(() => this.createNow(entity, context, body, options)));
   }
 
-  private async createNow(entity: string, context: RequestContext, body: unknown): Promise<EntityRecord> {
+  private async createNow(entity: string, context: RequestContext, body: unknown, options: CreateOptions): Promise<EntityRecord> {
     const runtime = this.runtime(entity);
-    const prepared = await this.prepareInsert(runtime, context, body);
+    const prepared = await this.prepareInsert(runtime, context, body, undefined, options.id);
     if (!prepared.ok) throw this.rejection(prepared.errors, prepared.status);
     await this.database.run(prepared.insert.query).catch((error: unknown) => {
       throw this.uniqueViolation(runtime, error, prepared.insert.uniqueValues.map((u) => u.field));
     });
-    const record = await this.findById(entity, context, prepared.insert.id);
+    const record = await this.findById(entity, context, prepared.insert.id, options);
     await this.hooks.afterChange({ entity, operation: 'create', context, id: prepared.insert.id, data: prepared.values, original: null, record });
     return { ...record, ...prepared.reply };
   }
@@ -190,6 +209,8 @@ export class EntityService {
     context: RequestContext,
     body: unknown,
     checks?: InsertChecks,
+    /** A system() create's chosen _id (CreateOptions.id); otherwise a new time-ordered one. */
+    chosenId?: string,
   ): Promise<{ ok: true; insert: PreparedInsert; values: Record<string, unknown>; reply: Record<string, unknown> } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
     const entity = runtime.model.name;
     const input = sanitiseBody(runtime, body);
@@ -227,7 +248,7 @@ export class EntityService {
     await this.hooks.beforeInsert({ entity, context, values, reply });
     const clear = { ...values };
     await this.encodeSecrets(runtime, values);
-    const id = newRecordId();
+    const id = chosenId ?? newRecordId();
     const now = new Date().toISOString();
     const row = encodeValues(runtime, this.database.dialect, { ...values, _id: id, createdAt: now, updatedAt: now });
     return {
@@ -301,7 +322,7 @@ export class EntityService {
     ).catch((error: unknown) => {
       throw this.uniqueViolation(runtime, error, Object.keys(input));
     });
-    const record = await this.findById(entity, context, id);
+    const record = await this.findById(entity, context, id, options);
     await this.hooks.afterChange({ ...event, record });
     return record;
   }
@@ -332,9 +353,9 @@ export class EntityService {
    * Decoded, ref-populated records of raw rows; with a context, as that caller reads them
    * (afterRead hooks run). Without one (exports), the rows as stored.
    */
-  async toRecords(runtime: EntityRuntime, rows: Record<string, unknown>[], context?: RequestContext): Promise<EntityRecord[]> {
+  async toRecords(runtime: EntityRuntime, rows: Record<string, unknown>[], context?: RequestContext, options: ReadOptions = {}): Promise<EntityRecord[]> {
     const records = rows.map((row) => decodeRow(runtime, this.database.dialect, row));
-    await populateRefs(this.database, this.runtimes, runtime, records);
+    if (options.populate !== false) await populateRefs(this.database, this.runtimes, runtime, records);
     if (context) await this.hooks.afterRead(runtime.model.name, context, records);
     return records;
   }
