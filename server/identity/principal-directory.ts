@@ -31,6 +31,7 @@ const MAX_ENTRIES = 10_000;
  * Raw SQL on the users, roles and API-key tables on purpose (server/entities/README.md): an API
  * key is found by its keyed hash, a secret column the entity service never selects, and a caller
  * is one join with the token versions (not an entity table) on every authenticated request.
+ * It only reads: users, roles and API keys are written through the entity service (issue 17).
  *
  * Loads callers (user + role permissions, API keys) for every authenticated request. Answers are
  * remembered while the database's change token stays the same: any write (a role edited, a user
