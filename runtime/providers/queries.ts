@@ -1,4 +1,6 @@
 import type { FileFormat, FilterOperator, SortOrder } from '../model/client-entity-model.ts';
+import type { ExportFile as WireExportFile } from '../../contract/exports/export-file.ts';
+import type { ImportReport, ImportRowError } from '../../contract/imports/import-report.ts';
 
 /** One filter as the UI holds it; transports serialise it (REST: field;operator;value joined by |). */
 export interface FilterInput {
@@ -45,29 +47,10 @@ export interface Paginated<T> {
   limit?: number;
 }
 
-export interface ExportFile {
-  /** A download link signed for the exporting user; it stops working at `expiresAt`. */
-  url: string;
-  rowCount: number;
-  time: number;
-  /** ISO time; absent when the transport does not ask for it (GraphQL selections). */
-  expiresAt?: string;
-}
+/**
+ * An export's answer (contract/exports/export-file.ts); `expiresAt` is absent when the transport
+ * does not ask for it (GraphQL selections).
+ */
+export type ExportFile = Omit<WireExportFile, 'expiresAt'> & Partial<Pick<WireExportFile, 'expiresAt'>>;
 
-export interface ImportRowError {
-  row: number;
-  field: string;
-  /** A locale key. */
-  reason: string;
-  /** Values its text interpolates ({{min}}, {{max}}, {{value}}, {{count}}). */
-  params?: Record<string, string | number>;
-}
-
-export interface ImportReport {
-  dryRun: boolean;
-  total: number;
-  valid: number;
-  invalid: number;
-  created: number;
-  errors: ImportRowError[];
-}
+export type { ImportReport, ImportRowError };

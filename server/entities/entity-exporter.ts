@@ -14,6 +14,7 @@ import { parseListQuery, type RawQuery } from './list-query.ts';
 import type { FilterArgument } from './parse-filters.ts';
 import { RefDisplayCache } from './ref-display-cache.ts';
 import { TextFileWriter } from './text-file-writer.ts';
+import type { ExportFile } from '../../contract/exports/export-file.ts';
 
 /** Rows read, populated and written per step: bounds memory whatever the export size. */
 const BATCH_SIZE = 2000;
@@ -21,15 +22,8 @@ const PROGRESS_EVERY = 100_000;
 const FORMATS: readonly FileFormat[] = ['CSV', 'JSON'];
 const SYSTEM_HEADERS = ['_id', 'createdAt', 'updatedAt'];
 
-export interface ExportFile {
-  /** A download link signed for the exporting user (server/files/export-files.ts). */
-  url: string;
-  /** When `url` stops working (the file itself is kept for the retention period). */
-  expiresAt: string;
-  rowCount: number;
-  /** Duration in milliseconds. */
-  time: number;
-}
+// What an export answers is the wire contract's (contract/exports/export-file.ts).
+export type { ExportFile };
 
 /**
  * Streams an entity's rows (same search / filters / order as the list) into a file under

@@ -16,26 +16,10 @@ import { readCsvRows, readJsonRows } from './import-file-rows.ts';
 import { ImportRefResolver, type ImportItem } from './import-ref-resolver.ts';
 import { ImportBatchChecks } from './import-batch-checks.ts';
 import { readUploadedFile } from '../files/read-uploaded-file.ts';
+import type { ImportReport, ImportRowError } from '../../contract/imports/import-report.ts';
 
-export interface ImportRowError {
-  /** 1-based data row (CSV: the line after the header is row 1; JSON: the array index + 1). */
-  row: number;
-  /** The column (field) at fault; `list.index` for one entry of a list. */
-  field: string;
-  /** A locale key. */
-  reason: string;
-  /** Values the reason's text interpolates ({{min}}, {{max}}, {{value}}, {{count}}). */
-  params?: Record<string, string | number>;
-}
-
-export interface ImportReport {
-  dryRun: boolean;
-  total: number;
-  valid: number;
-  invalid: number;
-  created: number;
-  errors: ImportRowError[];
-}
+// The report and its row errors are the wire contract's (contract/imports/import-report.ts).
+export type { ImportReport, ImportRowError };
 
 /** One uploaded import file and the query it came with (format, separator, dryRun). */
 export interface ImportJob {
