@@ -3,7 +3,12 @@
 // temporary DATA_DIR straight through better-sqlite3, starts the server as `npm start` runs it (the
 // esbuild bundle, worker pool included) and probes it from this process while the work runs.
 // BENCH_EXPORT_ROWS (default 1,000,000) and BENCH_IMPORT_ROWS (default 120,000) set the sizes.
+// The export and the import are plain node:http requests without a time limit: fetch (undici)
+// gives up on a response whose headers take over 300 s, which a 120,000-row import next to a
+// 1,000,000-row export did on a busy machine; the bench then failed and stopped its server, which
+// logged "shutting down" mid-run. A server that exits, or a signal to this process, is now named.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -35,8 +40,9 @@ function percentiles(values: number[]) {
   return { count: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? 0 };
 }
 
-function seed(dataDir: string, models: typeof entities): Promise<string> {
+export function seed(dataDir: string, models: typeof entities): Promise<string> {
   return (async () => {
+    const began = performance.now();
     // Tables as the server creates them; bot_traces without indexes while filling (the server adds them at start).
     const all = Object.values(models).map((m) => (m.name === 'bottrace' ? { ...m, storage: { ...m.storage, indexes: [] } } : m));
     const database = openDatabase({ dataDir, databaseUrl: null });
@@ -45,28 +51,40 @@ function seed(dataDir: string, models: typeof entities): Promise<string> {
     const db = new Database(path.join(dataDir, 'forja.db'));
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = OFF');
+    db.pragma('cache_size = -262144');
     const now = new Date().toISOString();
     const statusId = newRecordId();
     db.prepare('INSERT INTO bot_trace_statuses (_id, name, createdAt, updatedAt) VALUES (?, ?, ?, ?)').run(statusId, 'ok', now, now);
     const botId = newRecordId();
     db.prepare('INSERT INTO bots (_id, name, description, questions, createdAt, updatedAt) VALUES (?, ?, ?, ?, ?, ?)').run(botId, 'Load bot', 'd', '[]', now, now);
-    const insert = db.prepare(`INSERT INTO bot_traces (_id, status, bot, chatId, userMessage, assistantMessage, reaction, knowledgeBase,
-      provider, model, inputTokens, outputTokens, tokens, latency, tenant, createdAt, updatedAt)
-      VALUES (?, ?, ?, ?, ?, ?, NULL, '[]', 'offline', 'offline', ?, ?, ?, ?, NULL, ?, ?)`);
+    // Many rows per statement and per transaction: one statement per row cost most of the seeding.
+    const columns = '(_id, status, bot, chatId, userMessage, assistantMessage, reaction, knowledgeBase, provider, model, inputTokens, outputTokens, tokens, latency, tenant, createdAt, updatedAt)';
+    const placeholders = (rows: number) => Array.from({ length: rows }, () => "(?, ?, ?, ?, ?, ?, NULL, '[]', 'offline', 'offline', ?, ?, ?, ?, NULL, ?, ?)").join(', ');
+    const ROWS_PER_STATEMENT = 500;
+    const full = db.prepare(`INSERT INTO bot_traces ${columns} VALUES ${placeholders(ROWS_PER_STATEMENT)}`);
     const start = Date.now() - EXPORT_ROWS * 1000;
-    const batch = db.transaction((from: number, to: number) => {
-      for (let i = from; i < to; i++) {
-        const at = new Date(start + i * 1000).toISOString();
-        insert.run(newRecordId(start + i * 1000), statusId, botId, `chat-${i % 50_000}`, `¿Horario del servicio? (#${i})`, 'Abrimos de 9 a 18 h.', 100 + (i % 400), 50 + (i % 300), 150 + (i % 700), 200 + (i % 5000), at, at);
+    const params: unknown[] = [];
+    const insertRows = db.transaction((from: number, to: number) => {
+      for (let first = from; first < to; first += ROWS_PER_STATEMENT) {
+        const last = Math.min(to, first + ROWS_PER_STATEMENT);
+        params.length = 0;
+        for (let i = first; i < last; i++) {
+          const at = new Date(start + i * 1000).toISOString();
+          params.push(newRecordId(start + i * 1000), statusId, botId, `chat-${i % 50_000}`, `¿Horario del servicio? (#${i})`, 'Abrimos de 9 a 18 h.', 100 + (i % 400), 50 + (i % 300), 150 + (i % 700), 200 + (i % 5000), at, at);
+        }
+        const statement = last - first === ROWS_PER_STATEMENT ? full : db.prepare(`INSERT INTO bot_traces ${columns} VALUES ${placeholders(last - first)}`);
+        statement.run(...params);
       }
     });
-    for (let from = 0; from < EXPORT_ROWS; from += 50_000) batch(from, Math.min(EXPORT_ROWS, from + 50_000));
+    for (let from = 0; from < EXPORT_ROWS; from += 200_000) insertRows(from, Math.min(EXPORT_ROWS, from + 200_000));
+    console.log(`heavy work: ${EXPORT_ROWS.toLocaleString('en')} rows inserted in ${((performance.now() - began) / 1000).toFixed(1)} s`);
     db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
     // The indexes now, as the server would at its start (which must answer within a minute here).
     const indexed = openDatabase({ dataDir, databaseUrl: null });
     await migrateEntities(indexed, Object.values(models), { info() {}, warn() {} } as never);
     await indexed.close();
+    console.log(`heavy work: indexes built, ${((performance.now() - began) / 1000).toFixed(1)} s in all`);
     return botId;
   })();
 }
@@ -91,6 +109,24 @@ export async function heavyWorkLatency(): Promise<PhaseFigures[]> {
     env: { LOG_LEVEL: 'warn', IMPORT_MAX_ROWS: String(Math.max(50_000, IMPORT_ROWS)), MAX_UPLOAD_BYTES: String(128 * 1024 * 1024), EXPORT_QUOTA_BYTES: String(8 * 1024 ** 3) },
   });
   const base = server.baseUrl;
+  // Why the server stopped, if it does before the end: its exit code or signal, and whether this
+  // process was signalled (a time limit of whatever runs the bench sends SIGTERM to the whole
+  // process group, the server included, which then logs "shutting down").
+  let signalled: NodeJS.Signals | null = null;
+  const onSignal = (signal: NodeJS.Signals) => {
+    signalled = signal;
+    console.error(`heavy work: this process got ${signal} (from whatever runs the bench, e.g. a time limit); stopping the server`);
+    void server.kill('SIGTERM').finally(() => process.exit(1));
+  };
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
+  let stopping = false;
+  const serverExit = new Promise<never>((_, reject) =>
+    server.process.once('exit', (code, signal) => {
+      if (!stopping) reject(new Error(`the server exited mid-run (code ${code}, signal ${signal}${signalled ? `, after this process got ${signalled}` : ''})`));
+    }),
+  );
+  serverExit.catch(() => {});
   try {
     const token = await login(base);
     const auth = { authorization: `Bearer ${token}` };
@@ -112,9 +148,14 @@ export async function heavyWorkLatency(): Promise<PhaseFigures[]> {
         }
       };
       const probes = Promise.all([probe(`${base}/api/health`, {}, HEALTH_EVERY_MS, health), probe(`${base}${LIST_PAGE}`, auth, LIST_EVERY_MS, list)]);
+      probes.catch(() => {});
       const started = performance.now();
-      const [result] = await Promise.all([work(), new Promise((r) => setTimeout(r, minSeconds * 1000))]);
-      running = false;
+      let result: string;
+      try {
+        [result] = await Promise.race([Promise.all([work(), new Promise((r) => setTimeout(r, minSeconds * 1000))]), serverExit]);
+      } finally {
+        running = false;
+      }
       await probes;
       figures.push({ phase, seconds: (performance.now() - started) / 1000, health: percentiles(health), list: percentiles(list), work: result });
       const last = figures.at(-1)!;
@@ -123,17 +164,21 @@ export async function heavyWorkLatency(): Promise<PhaseFigures[]> {
 
     const exportRows = async (): Promise<string> => {
       const started = performance.now();
-      const res = await fetch(`${base}/api/bot-traces/export?format=CSV`, { headers: auth });
-      const body = (await res.json()) as { rowCount?: number; message?: string };
+      const res = await longRequest(`${base}/api/bot-traces/export?format=CSV`, { headers: auth });
+      const body = res.body as { rowCount?: number; message?: string };
       if (res.status !== 200) throw new Error(`export: ${res.status} ${JSON.stringify(body)}`);
       return `export ${body.rowCount!.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`;
     };
     const importRows = async (): Promise<string> => {
       const started = performance.now();
-      const form = new FormData();
-      form.append('file', new Blob([csv], { type: 'text/csv' }), 'traces.csv');
-      const res = await fetch(`${base}/api/bot-traces/import`, { method: 'POST', body: form, headers: auth });
-      const body = (await res.json()) as { created?: number; message?: string };
+      const boundary = `bench${Date.now()}`;
+      const upload = Buffer.concat([
+        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="traces.csv"\r\nContent-Type: text/csv\r\n\r\n`),
+        Buffer.from(csv),
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]);
+      const res = await longRequest(`${base}/api/bot-traces/import`, { method: 'POST', body: upload, headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+      const body = res.body as { created?: number; message?: string };
       if (res.status !== 200) throw new Error(`import: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
       return `import ${body.created!.toLocaleString('en')} rows in ${((performance.now() - started) / 1000).toFixed(1)} s`;
     };
@@ -147,13 +192,40 @@ export async function heavyWorkLatency(): Promise<PhaseFigures[]> {
       (await Promise.all([importRows(), exportRows()])).join(', '),
     );
   } catch (error) {
-        console.error(`heavy work failed; the server printed:\n${server.output().slice(-4000)}`);
+    console.error(`heavy work failed; the server printed:\n${server.output().slice(-4000)}`);
     throw error;
   } finally {
+    stopping = true;
+    process.off('SIGTERM', onSignal);
+    process.off('SIGINT', onSignal);
     await server.kill('SIGTERM');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/** One request without a time limit (see the top of this file): its status and JSON body. */
+function longRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: Buffer }): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const headers = { ...options.headers, ...(options.body ? { 'content-length': String(options.body.length) } : {}) };
+    const request = http.request(url, { method: options.method ?? 'GET', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown = text;
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // not JSON: reported as text
+        }
+        resolve({ status: response.statusCode ?? 0, body });
+      });
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
 }
 
 export function printHeavyWork(figures: PhaseFigures[]): void {
