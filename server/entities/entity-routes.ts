@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { entityEndpointsOf, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
 import type { EntityModel } from '../../generator/model/entity-model.ts';
-import type { RoutePermission } from '../http/authorizer.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import type { EntityExporter } from './entity-exporter.ts';
 import type { EntityImporter } from './entity-importer.ts';
@@ -29,59 +29,50 @@ export function registerEntityRoutes(app: FastifyInstance, models: readonly Enti
   }
 }
 
+type RouteHandler = (request: FastifyRequest<{ Params: Record<string, string> }>, reply: FastifyReply) => Promise<unknown>;
+
+/**
+ * One entity's routes: the endpoint table (contract/endpoints/entity-endpoints.ts: method, path,
+ * permission action, model flag) says what is served, this table what each operation does. An
+ * explicit object literal: an operation added to the contract without a handler fails to compile.
+ */
 function registerModelRoutes(app: FastifyInstance, model: EntityModel, { service, exporter, importer }: EntityRouteDeps): void {
-  const base = model.api.basePath;
   const entity = model.name;
   const runtime = service.runtime(entity);
-  const permission = (action: RoutePermission['action']): { permission: RoutePermission } => ({
-    permission: routePermission(model, action),
-  });
-  const view = permission('view');
-
-  // Static segments first (find-my-way would prefer them anyway; the order documents intent).
-  app.get(`${base}/search`, { config: view }, async (request) => {
-    const query = readQuery(request);
-    return service.find(entity, request.context, parseListQuery(runtime, query, FIND));
-  });
-  app.get(`${base}/find`, { config: view }, async (request) =>
-    service.find(entity, request.context, parseListQuery(runtime, readQuery(request), FIND)),
-  );
-  app.get(`${base}/find-one`, { config: view }, async (request) =>
-    service.findOne(entity, request.context, parseListQuery(runtime, readQuery(request), FIND)),
-  );
-  if (model.flags.exportable) {
-    app.get(`${base}/export`, { config: view }, async (request) => exporter.export(runtime, request.context, readQuery(request)));
-  }
-  if (model.flags.importable) {
-    app.post(`${base}/import`, { config: permission('create') }, async (request) => importer.import(runtime, request));
-  }
-  app.get<{ Params: { ids: string } }>(`${base}/ids/:ids`, { config: view }, async (request) => {
-    const ids = request.params.ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
-    return service.findByIds(entity, request.context, ids);
-  });
-  app.get<{ Params: { id: string } }>(`${base}/:id`, { config: view }, async (request) =>
-    service.findById(entity, request.context, request.params.id),
-  );
-  app.get(base, { config: view }, async (request) =>
-    service.paginate(entity, request.context, parseListQuery(runtime, readQuery(request), PAGINATE)),
-  );
-  if (model.flags.creatable) {
-    app.post(base, { config: permission('create') }, async (request, reply) => {
+  const list = (request: FastifyRequest) => parseListQuery(runtime, readQuery(request), FIND);
+  const handlers: Record<EntityOperationName, RouteHandler> = {
+    search: async (request) => service.find(entity, request.context, list(request)),
+    find: async (request) => service.find(entity, request.context, list(request)),
+    findOne: async (request) => service.findOne(entity, request.context, list(request)),
+    export: async (request) => exporter.export(runtime, request.context, readQuery(request)),
+    import: async (request) => importer.import(runtime, request),
+    findByIds: async (request) => {
+      const ids = request.params.ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
+      return service.findByIds(entity, request.context, ids);
+    },
+    findById: async (request) => service.findById(entity, request.context, request.params.id),
+    paginate: async (request) => service.paginate(entity, request.context, parseListQuery(runtime, readQuery(request), PAGINATE)),
+    create: async (request, reply) => {
       requireJson(request);
       reply.status(201);
       return service.create(entity, request.context, request.body);
-    });
-  }
-  if (model.flags.editable) {
-    app.put<{ Params: { id: string } }>(`${base}/:id`, { config: permission('update') }, async (request) => {
+    },
+    update: async (request) => {
       requireJson(request);
       return service.update(entity, request.context, request.params.id, request.body);
-    });
-  }
-  if (model.flags.deletable) {
-    app.delete<{ Params: { id: string } }>(`${base}/:id`, { config: permission('delete') }, async (request, reply) => {
+    },
+    delete: async (request, reply) => {
       await service.delete(entity, request.context, request.params.id);
       return reply.status(204).send();
+    },
+  };
+  // In the table's order: static segments before `/:id` (find-my-way would prefer them anyway).
+  for (const [operation, endpoint] of entityEndpointsOf(model.flags)) {
+    app.route<{ Params: Record<string, string> }>({
+      method: endpoint.method,
+      url: model.api.basePath + endpoint.path,
+      config: { permission: routePermission(model, endpoint.action) },
+      handler: handlers[operation],
     });
   }
 }

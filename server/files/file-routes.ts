@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest, notFound } from '../http/http-error.ts';
-import { asMultipartError } from './read-uploaded-file.ts';
+import { authenticationError } from '../http/authorize-route.ts';
+import { asMultipartError, fileTooLarge } from './read-uploaded-file.ts';
 import type { UploadLimits } from './file-services.ts';
 import { limitKey } from './user-limiter.ts';
 import { DIR_NAME, isReservedDir, resolveInside } from './resolve-inside.ts';
@@ -21,43 +22,38 @@ export interface UploadedFile {
 
 export const FILES_URL_PREFIX = '/files/';
 
+/** A file arriving: its client name and type, and its content as the transport streams it. */
+export interface IncomingFile {
+  filename: string;
+  mimetype: string;
+  /** busboy's file stream (REST multipart, GraphQL Upload): `truncated` once past the size limit. */
+  stream: NodeJS.ReadableStream & { truncated?: boolean };
+}
+
 /**
- * Uploads (POST /api/file/:dir, default dir "files") stored under DATA_DIR/<dir>/<yyyy>/<mm>/
- * with a generated name, and GET /files/* serving them back, never outside DATA_DIR (exports have
- * their own signed route). With `limits`, a user runs a few uploads at once and writes at most
- * UPLOAD_QUOTA_BYTES a day (server/files/file-limits.ts).
+ * Stores one upload for a caller under DATA_DIR/<dir>/<yyyy>/<mm>/ with a generated name. `open`
+ * is called only after the caller, the directory and the caller's limits are checked, so a
+ * refused upload reads nothing.
  */
-export function registerFileRoutes(app: FastifyInstance, dataDir: string, limits?: UploadLimits): void {
-  const upload = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
-    if (!DIR_NAME.test(dir)) throw badRequest(`dir must match ${DIR_NAME.source}; got "${dir}"`);
-    if (isReservedDir(dir)) throw badRequest(`dir "${dir}" is reserved for the server`);
-    if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
-    if (!limits) return store(request, dir);
-    const key = limitKey(request.context);
-    limits.budget.check(key);
-    const release = await limits.running.acquire(key);
-    try {
-      const stored = await store(request, dir);
-      limits.budget.add(key, stored.size);
-      return stored;
-    } finally {
-      release();
-    }
-  };
-  const store = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
-    const part = await request.file().catch((error: unknown) => {
-      throw asMultipartError(error);
-    });
-    if (!part || part.fieldname !== 'file') throw badRequest('The multipart body has no "file" field');
+export type FileUploader = (request: FastifyRequest, dir: string, open: () => Promise<IncomingFile>) => Promise<UploadedFile>;
+
+/**
+ * The upload of POST /api/file[/:dir] and GraphQL `uploadFile`: signed-in callers only, the
+ * directory name checked, and with `limits` a user runs a few uploads at once and writes at most
+ * UPLOAD_QUOTA_BYTES a day (server/files/file-limits.ts); a file over MAX_UPLOAD_BYTES is a 413
+ * and leaves nothing behind.
+ */
+export function createFileUploader(dataDir: string, limits?: UploadLimits): FileUploader {
+  const store = async (dir: string, file: IncomingFile): Promise<UploadedFile> => {
     const now = new Date();
     const relativeDir = [dir, String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0')];
-    const name = storedFileName(part.filename);
+    const name = storedFileName(file.filename);
     const absoluteDir = path.join(dataDir, ...relativeDir);
     await fs.promises.mkdir(absoluteDir, { recursive: true });
     const target = path.join(absoluteDir, name);
     try {
-      await pipeline(part.file, fs.createWriteStream(target, { flags: 'wx' }));
-      if (part.file.truncated) throw new HttpError(413, 'The file is larger than the upload limit');
+      await pipeline(file.stream, fs.createWriteStream(target, { flags: 'wx' }));
+      if (file.stream.truncated) throw fileTooLarge();
     } catch (error) {
       await fs.promises.rm(target, { force: true });
       throw asMultipartError(error);
@@ -65,12 +61,45 @@ export function registerFileRoutes(app: FastifyInstance, dataDir: string, limits
     const { size } = await fs.promises.stat(target);
     const filepath = [...relativeDir, name].join('/');
     return {
-      filename: sanitiseFilename(part.filename),
+      filename: sanitiseFilename(file.filename),
       filepath,
       size,
-      mimetype: part.mimetype,
+      mimetype: file.mimetype,
       url: FILES_URL_PREFIX + filepath,
     };
+  };
+  return async (request, dir, open) => {
+    if (request.context.userId === null) throw authenticationError(request.context);
+    if (!DIR_NAME.test(dir)) throw badRequest(`dir must match ${DIR_NAME.source}; got "${dir}"`);
+    if (isReservedDir(dir)) throw badRequest(`dir "${dir}" is reserved for the server`);
+    if (!limits) return store(dir, await open());
+    const key = limitKey(request.context);
+    await limits.budget.check(key);
+    const release = await limits.running.acquire(key);
+    try {
+      const stored = await store(dir, await open());
+      await limits.budget.add(key, stored.size);
+      return stored;
+    } finally {
+      release();
+    }
+  };
+}
+
+/**
+ * Uploads (POST /api/file/:dir, default dir "files", multipart field `file`; createFileUploader)
+ * and GET /files/* serving them back, never outside DATA_DIR (exports have their own signed route).
+ */
+export function registerFileRoutes(app: FastifyInstance, dataDir: string, uploadFile: FileUploader): void {
+  const upload = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
+    if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
+    return uploadFile(request, dir, async () => {
+      const part = await request.file().catch((error: unknown) => {
+        throw asMultipartError(error);
+      });
+      if (!part || part.fieldname !== 'file') throw badRequest('The multipart body has no "file" field');
+      return { filename: part.filename, mimetype: part.mimetype, stream: part.file };
+    });
   };
 
   app.post('/api/file', async (request, reply) => {

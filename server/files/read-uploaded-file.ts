@@ -25,10 +25,19 @@ export async function readUploadedFile(request: FastifyRequest): Promise<Uploade
 }
 
 /**
+ * A file over MAX_UPLOAD_BYTES, the same 413 for every upload: REST multipart (the plugin's
+ * limit) and GraphQL Upload (graphql-upload.ts), for files, avatars and imports.
+ */
+export function fileTooLarge(): HttpError {
+  return new HttpError(413, 'The file is larger than the upload limit (MAX_UPLOAD_BYTES)', { i18nMessage: 'error.fileTooLarge' });
+}
+
+/**
  * busboy's parse errors ("Unexpected end of multipart data", "Malformed part header"...) carry
  * no status and were answered 500 (tests/fuzz): they are the client's malformed body, a 400.
  */
 export function asMultipartError(error: unknown): unknown {
+  if ((error as { code?: unknown })?.code === 'FST_REQ_FILE_TOO_LARGE') return fileTooLarge();
   if (error instanceof HttpError || typeof (error as { statusCode?: unknown })?.statusCode === 'number') return error;
   const message = (error as Error)?.message ?? '';
   if (/multipart|part header|boundary/i.test(message)) return new HttpError(400, `Malformed multipart body: ${message}`);

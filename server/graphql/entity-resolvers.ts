@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityModel } from '../../generator/model/entity-model.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
@@ -12,6 +12,8 @@ import { resolving } from './graphql-errors.ts';
 
 export interface ResolverContext {
   request: FastifyRequest;
+  /** For response headers (the rate-limit ones of sign-in); absent when a resolver runs outside a request. */
+  reply?: FastifyReply;
 }
 
 type Args = Record<string, unknown>;

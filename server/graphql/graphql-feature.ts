@@ -9,6 +9,7 @@ import type { FeatureDependencies } from '../http/server-features.ts';
 import { entityResolvers } from './entity-resolvers.ts';
 import { nulByteError, requestNulBytePaths } from '../http/reject-nul-bytes.ts';
 import { toGraphqlError } from './graphql-errors.ts';
+import { createIdentityOperations } from '../identity/identity-operations.ts';
 import { identityResolvers, identityTypeDefs } from './identity-resolvers.ts';
 import { alreadyRefused, costEstimator, fieldCountRule, GRAPHQL_MAX_COST, limitError, reportLimit, rootOperationKinds, tooCostlyError } from './query-limits.ts';
 
@@ -57,7 +58,14 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
     Object.assign(Query, resolvers.Query);
     Object.assign(Mutation, resolvers.Mutation);
   }
-  const identity = identityResolvers({ app, service: deps.service, entities: deps.entities, enforce: deps.enforce, maxUploadBytes: deps.config.maxUploadBytes });
+  const identity = identityResolvers({
+    service: deps.service,
+    entities: deps.entities,
+    enforce: deps.enforce,
+    maxUploadBytes: deps.config.maxUploadBytes,
+    operations: createIdentityOperations(deps),
+    uploadFile: deps.uploadFile,
+  });
   Object.assign(Query, identity.Query);
   Object.assign(Mutation, identity.Mutation);
   const introspection = (await deps.runtimeConfig()).graphqlIntrospection;
@@ -74,7 +82,10 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
       const paths = requestNulBytePaths(request);
       if (paths.length > 0) throw toGraphqlError(nulByteError(paths), 400);
     });
-    await scope.register(mercuriusUpload, { maxFileSize: deps.config.maxUploadBytes, maxFiles: 1 });
+    // busboy 1 (graphql-upload-minimal's) marks a file of exactly maxFileSize bytes truncated,
+    // where REST's @fastify/busboy accepts it: one byte more, so both take MAX_UPLOAD_BYTES whole
+    // and refuse a byte over it (a truncated stream is a 413: graphql-upload.ts, file-routes.ts).
+    await scope.register(mercuriusUpload, { maxFileSize: deps.config.maxUploadBytes + 1, maxFiles: 1 });
     await scope.register(mercurius, {
       schema: `${entityTypeDefs}\n${identityTypeDefs}`,
       resolvers: { JSON: JsonScalar, Upload: GraphQLUpload, Query, Mutation } as never,
@@ -83,7 +94,7 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
       queryDepth: GRAPHQL_MAX_DEPTH,
     // The cost rule reads each request's variables, which mercurius only allows without its query cache.
     cache: false,
-      context: (request) => ({ request }),
+      context: (request, reply) => ({ request, reply }),
       validationRules: ({ variables, operationName }) => {
         const complexity = createComplexityRule({
           maximumComplexity: GRAPHQL_MAX_COMPLEXITY,

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { EntityModelMap } from '../../generator/model/entity-model.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import { routePermission } from '../entities/route-permission.ts';
@@ -7,7 +7,9 @@ import { HttpError } from '../http/http-error.ts';
 import { nulByteError, nulBytePaths } from '../http/reject-nul-bytes.ts';
 import { currentUserOf } from '../identity/auth-routes.ts';
 import { createDirectory } from '../identity/directory-routes.ts';
-import { forwardToRest } from './forward-to-rest.ts';
+import type { FileUploader } from '../files/file-routes.ts';
+import type { IdentityOperations } from '../identity/identity-operations.ts';
+import { openUpload, readUpload, type GraphqlUpload } from './graphql-upload.ts';
 import { resolving } from './graphql-errors.ts';
 import type { ResolverContext } from './entity-resolvers.ts';
 
@@ -57,48 +59,29 @@ extend type Mutation {
 }
 `;
 
-interface Upload {
-  filename: string;
-  mimetype: string;
-  createReadStream(): NodeJS.ReadableStream;
-}
-
-/** Reads an uploaded stream into memory, refusing more than the upload limit (413 like REST). */
-async function readUpload(upload: Promise<Upload> | Upload, maxBytes: number): Promise<FormData> {
-  const file = await upload;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of file.createReadStream()) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new HttpError(413, `The file is larger than ${maxBytes} bytes`, { i18nMessage: 'error.fileTooLarge' });
-    chunks.push(chunk as Buffer);
-  }
-  const form = new FormData();
-  form.append('file', new Blob([Buffer.concat(chunks)], { type: file.mimetype }), file.filename);
-  return form;
-}
-
 type Resolver = (root: unknown, args: Record<string, unknown>, context: ResolverContext) => Promise<unknown>;
 
 export interface IdentityResolverDeps {
-  app: FastifyInstance;
   service: EntityService;
   entities: EntityModelMap;
   enforce: Enforce;
   maxUploadBytes: number;
+  /** The functions the REST routes run (server/identity/identity-operations.ts). */
+  operations: IdentityOperations;
+  /** POST /api/file's upload, its per-user limits included (server/files/file-routes.ts). */
+  uploadFile: FileUploader;
 }
 
 /**
- * Lookups and the API-key create call the identity code and the entity service directly, with
- * the caller's context. Sign-in, password and upload operations still run their REST route
- * in-process (forward-to-rest.ts): their per-route rate limits (login attempts per address) and
- * multipart handling live on those routes, and a direct call would count attempts apart.
+ * Every operation calls the identity and file code the REST routes call, with the caller's
+ * request: the same caller checks, validation and errors, and the same attempt counters for
+ * sign-in, Google sign-in and password change (server/identity/credential-limits.ts), so
+ * alternating REST and GraphQL, or aliasing a mutation many times in one request, gives no
+ * extra attempts.
  */
 export function identityResolvers(deps: IdentityResolverDeps): { Query: Record<string, Resolver>; Mutation: Record<string, Resolver> } {
-  const { app, service, entities, enforce, maxUploadBytes } = deps;
+  const { service, entities, enforce, maxUploadBytes, operations, uploadFile } = deps;
   const directory = createDirectory({ service, entities });
-  const forward = (method: 'GET' | 'POST', url: (args: Record<string, unknown>) => string, payload?: (args: Record<string, unknown>) => unknown): Resolver =>
-    (_root, args, { request }) => resolving(() => forwardToRest(app, request, { method, url: url(args), payload: payload?.(args) }));
   const signedIn = (work: (request: FastifyRequest, args: Record<string, unknown>) => unknown): Resolver =>
     (_root, args, { request }) => resolving(async () => {
       if (request.context.userId === null) throw authenticationError(request.context);
@@ -116,10 +99,10 @@ export function identityResolvers(deps: IdentityResolverDeps): { Query: Record<s
       }),
     },
     Mutation: {
-      login: forward('POST', () => '/api/auth/login', ({ username, password }) => ({ username, password })),
-      passwordChange: forward('POST', () => '/api/users/password/change', ({ currentPassword, newPassword }) => ({ currentPassword, newPassword })),
-      userPasswordChange: forward('POST', ({ userId }) => `/api/users/password/change/${encodeURIComponent(String(userId))}`, ({ newPassword }) => ({ newPassword })),
-      googleLogin: forward('POST', () => '/api/google/login', ({ credential }) => ({ credential })),
+      login: (_root, args, { request, reply }) => resolving(() => operations.signIn(request, reply, args)),
+      passwordChange: (_root, args, { request, reply }) => resolving(() => operations.passwords.changeOwn(request, reply, args)),
+      userPasswordChange: (_root, args, { request }) => resolving(() => operations.passwords.reset(request, String(args.userId), args)),
+      googleLogin: (_root, args, { request, reply }) => resolving(() => operations.googleSignIn(request, reply, args)),
       // The generic create: the secret comes from the userApiKey beforeInsert hook (api-key-routes.ts).
       userApiKeyCreateWithSecret: (_root, args, { request }) => resolving(async () => {
         await enforce(request, routePermission(entities.userApiKey, 'create'));
@@ -127,13 +110,13 @@ export function identityResolvers(deps: IdentityResolverDeps): { Query: Record<s
         if (nul.length > 0) throw nulByteError(nul);
         return service.create('userApiKey', request.context, { ...(args.data as object) });
       }),
-      avatar: (_root, args, { request }) => resolving(async () => {
-        await forwardToRest(app, request, { method: 'POST', url: '/api/users/avatar', payload: await readUpload(args.file as Upload, maxUploadBytes) });
+      avatar: signedIn(async (request, args) => {
+        await operations.setAvatar(request, await readUpload(args.file as GraphqlUpload, maxUploadBytes));
         return me(request);
       }),
       uploadFile: (_root, args, { request }) => resolving(async () => {
         const dir = args.dir === undefined || args.dir === null ? 'files' : String(args.dir);
-        return forwardToRest(app, request, { method: 'POST', url: `/api/file/${encodeURIComponent(dir)}`, payload: await readUpload(args.file as Upload, maxUploadBytes) });
+        return uploadFile(request, dir, () => openUpload(args.file as GraphqlUpload));
       }),
     },
   };

@@ -20,9 +20,10 @@ import { buildEntityRuntimes } from '../entities/entity-runtime.ts';
 import { EntityService } from '../entities/entity-service.ts';
 import { createFileServices } from '../files/file-services.ts';
 import { createJobQueue } from '../jobs/create-job-queue.ts';
-import { registerFileRoutes } from '../files/file-routes.ts';
+import { createFileUploader, registerFileRoutes } from '../files/file-routes.ts';
 import { readOrCreateSecret } from '../identity/secret-store.ts';
 import { createIdentity, type Identity } from '../identity/create-identity.ts';
+import { createCredentialLimits } from '../identity/credential-limits.ts';
 import type { IdentityConfig } from '../identity/identity-config.ts';
 import { permissionAuthorizer } from '../identity/permission-authorizer.ts';
 import { seedDatabase } from '../seed/seed-database.ts';
@@ -34,9 +35,9 @@ import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
 import { postgresRateLimitStore } from './postgres-rate-limit-store.ts';
 import { rejectNulBytes } from './reject-nul-bytes.ts';
-import { HttpError } from './http-error.ts';
 import type { ContextResolver, RequestContext } from './request-context.ts';
 import { securityHeaders } from './security-headers.ts';
+import { tooManyRequests } from './too-many-requests.ts';
 import { registerConsole } from './serve-console.ts';
 import { serverFeatures } from './server-features.ts';
 
@@ -148,9 +149,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   await app.register(fastifyRateLimit, {
     global: false,
     ...(redis ? { redis, nameSpace: 'forja-rate-limit-', skipOnError: true } : rateLimitPool ? { store: postgresRateLimitStore(rateLimitPool, app.log), skipOnError: true } : {}),
-    errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Too many requests; try again in ${context.after}`, { i18nMessage: 'error.tooManyRequests' }),
+    errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
   });
+  // Sign-in, Google sign-in and own password change: one set of counters for REST and GraphQL.
+  const credentialLimits = createCredentialLimits(app, identityConfig.rateLimits.login);
   await app.register(fastifyMultipart, { limits: { fileSize: config.maxUploadBytes, files: 1, fields: 20 } });
   // Only for reply.sendFile of /files/*; the routes themselves decide what may be served.
   await app.register(fastifyStatic, { root: config.dataDir, serve: false });
@@ -161,8 +163,9 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const jobs = await createJobQueue(app, database, featureConfig.jobs);
   const files = createFileServices({ app, config, database, service, jobs, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
   registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });
-  registerFileRoutes(app, config.dataDir, files.uploads);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs });
+  const uploadFile = createFileUploader(config.dataDir, files.uploads);
+  registerFileRoutes(app, config.dataDir, uploadFile);
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile });
   await registerConsole(app, config.distDir);
   return { app, database, service, identity, routes };
 }

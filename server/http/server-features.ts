@@ -6,6 +6,8 @@ import type { Database } from '../db/database.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import type { Identity } from '../identity/create-identity.ts';
+import type { CredentialLimits } from '../identity/credential-limits.ts';
+import type { FileUploader } from '../files/file-routes.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { identityFeature } from '../identity/identity-feature.ts';
 import { settingsFeature } from '../settings/settings-feature.ts';
@@ -38,6 +40,10 @@ export interface FeatureDependencies {
   exporter: EntityExporter;
   /** The durable job queue for long work (server/jobs): features register their job kinds on it. */
   jobs: JobQueue;
+  /** The sign-in and password-change attempt counters, one set per server for every transport. */
+  credentialLimits: CredentialLimits;
+  /** The upload of POST /api/file (its per-user limits included), for GraphQL's uploadFile. */
+  uploadFile: FileUploader;
 }
 
 /** A hand-written part of the API (identity, settings, RAG, chat): registers its routes and hooks. */

@@ -1,8 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, validationError, type InputError } from '../http/http-error.ts';
 import { system } from '../entities/system-context.ts';
 import type { Identity } from './create-identity.ts';
+import type { CredentialLimits } from './credential-limits.ts';
 import { burnPasswordCheck, verifyPassword } from './password-hasher.ts';
 import type { UserAccounts, UserAccount } from './user-accounts.ts';
 
@@ -14,24 +15,26 @@ export async function issueToken(identity: Identity, account: UserAccount): Prom
   return identity.tokens.sign({ sub: account.id, role: account.roleId, tenant: account.tenantId, ver });
 }
 
-/**
- * POST /api/auth/login and GET /api/auth/me. A wrong password, an unknown username and an
- * inactive user get the same 401 after the same amount of hashing work, so neither the answer
- * nor its timing tells which usernames exist.
- */
-export function registerAuthRoutes(app: FastifyInstance, deps: { identity: Identity; accounts: UserAccounts; service: EntityService }): void {
-  const { identity, accounts, service } = deps;
-  const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
+/** Sign-in with username and password: `{ accessToken }`, or the 401 every failure shares. */
+export type SignIn = (request: FastifyRequest, reply: FastifyReply | undefined, input: Record<string, unknown>) => Promise<{ accessToken: string }>;
 
-  app.post('/api/auth/login', { config: perMinute(identity.config.rateLimits.login) }, async (request) => {
-    const body = (request.body ?? {}) as Record<string, unknown>;
+/**
+ * The sign-in of POST /api/auth/login and GraphQL `login`. Every attempt counts against the
+ * caller's login limit first (credential-limits.ts, shared by both transports). A wrong password,
+ * an unknown username and an inactive user get the same 401 after the same amount of hashing
+ * work, so neither the answer nor its timing tells which usernames exist.
+ */
+export function createSignIn(deps: { identity: Identity; accounts: UserAccounts; limits: CredentialLimits }): SignIn {
+  const { identity, accounts, limits } = deps;
+  return async (request, reply, input) => {
+    await limits.login(request, reply);
     const errors: InputError[] = [];
     for (const field of ['username', 'password']) {
-      if (typeof body[field] !== 'string' || (body[field] as string).trim() === '') errors.push({ field, reason: 'validation.required' });
+      if (typeof input[field] !== 'string' || (input[field] as string).trim() === '') errors.push({ field, reason: 'validation.required' });
     }
     if (errors.length > 0) throw validationError(errors);
-    const username = (body.username as string).trim();
-    const password = body.password as string;
+    const username = (input.username as string).trim();
+    const password = input.password as string;
     const account = await accounts.byUsername(username);
     if (!account) {
       await burnPasswordCheck(password);
@@ -40,8 +43,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { identity: Ident
     const valid = await verifyPassword(account.passwordHash, password);
     if (!valid || !account.active) throw invalidCredentials();
     return { accessToken: await issueToken(identity, account) };
-  });
+  };
+}
 
+/** POST /api/auth/login and GET /api/auth/me. */
+export function registerAuthRoutes(app: FastifyInstance, deps: { signIn: SignIn; service: EntityService }): void {
+  const { signIn, service } = deps;
+  app.post('/api/auth/login', async (request, reply) => signIn(request, reply, (request.body ?? {}) as Record<string, unknown>));
   app.get('/api/auth/me', { config: { authenticated: true } }, async (request) => currentUserOf(service, request.context.userId!));
 }
 

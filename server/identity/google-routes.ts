@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import { system } from '../entities/system-context.ts';
@@ -7,25 +7,39 @@ import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { invalidCredentials, issueToken } from './auth-routes.ts';
 import type { Identity } from './create-identity.ts';
+import type { CredentialLimits } from './credential-limits.ts';
 import { defaultRoleId } from './default-role.ts';
 import { createGoogleVerifier, GoogleLoginError, type GoogleVerifier } from './google-verifier.ts';
 import type { UserAccounts } from './user-accounts.ts';
 
+/** Google sign-in with the ID token Google gave the client: `{ accessToken }`. */
+export type GoogleSignIn = (request: FastifyRequest, reply: FastifyReply | undefined, input: Record<string, unknown>) => Promise<{ accessToken: string }>;
+
 /**
- * Google sign-in: the client posts the ID token (credential) Google Identity Services gave it; it
- * is verified against the client id (setting google.clientId, else GOOGLE_CLIENT_ID). The user is
- * found by e-mail or, when auth.googleAutoCreate is on, created with the default role.
+ * Google sign-in (POST /api/google/login and GraphQL `googleLogin`): every attempt counts against
+ * the caller's Google sign-in limit first (credential-limits.ts, shared by both transports). The
+ * ID token (credential) is verified against the client id (setting google.clientId, else
+ * GOOGLE_CLIENT_ID). The user is found by e-mail or, when auth.googleAutoCreate is on, created
+ * with the default role.
  */
-export function registerGoogleRoutes(app: FastifyInstance, deps: { identity: Identity; accounts: UserAccounts; service: EntityService; settings: SettingsStore; readConfig: RuntimeConfigReader }): void {
-  const { identity, accounts, service, settings } = deps;
+export function createGoogleSignIn(deps: {
+  identity: Identity;
+  accounts: UserAccounts;
+  service: EntityService;
+  settings: SettingsStore;
+  readConfig: RuntimeConfigReader;
+  limits: CredentialLimits;
+}): GoogleSignIn {
+  const { identity, accounts, service, settings, limits } = deps;
   let verifier: { clientId: string; verify: GoogleVerifier } | null = null;
 
-  app.post('/api/google/login', { config: { rateLimit: { max: identity.config.rateLimits.login, timeWindow: '1 minute' } } }, async (request) => {
+  return async (request, reply, input) => {
+    await limits.googleLogin(request, reply);
     const clientId = (await deps.readConfig()).googleClientId;
     if (!clientId) {
       throw new HttpError(501, 'Google sign-in is not configured (setting google.clientId or GOOGLE_CLIENT_ID)', { i18nMessage: 'error.googleNotConfigured' });
     }
-    const credential = (request.body as Record<string, unknown> | null)?.credential;
+    const credential = input.credential;
     if (typeof credential !== 'string' || credential.trim() === '') throw badRequest('The body must have a "credential"');
     if (verifier?.clientId !== clientId) verifier = { clientId, verify: createGoogleVerifier(clientId, identity.config.googleCertificates) };
     let google;
@@ -54,7 +68,12 @@ export function registerGoogleRoutes(app: FastifyInstance, deps: { identity: Ide
     }
     if (!account || !account.active) throw invalidCredentials();
     return { accessToken: await issueToken(identity, account) };
-  });
+  };
+}
+
+/** POST /api/google/login and /api/google/logout. */
+export function registerGoogleRoutes(app: FastifyInstance, googleSignIn: GoogleSignIn): void {
+  app.post('/api/google/login', async (request, reply) => googleSignIn(request, reply, (request.body ?? {}) as Record<string, unknown>));
 
   // Tokens are stateless: signing out is the client dropping its token. The route exists so the
   // console's call succeeds (and a future server-side session could end here).

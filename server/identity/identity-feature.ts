@@ -5,6 +5,7 @@ import { registerAuthRoutes } from './auth-routes.ts';
 import { registerAvatarRoute } from './avatar-route.ts';
 import { createDirectory, registerDirectoryRoutes } from './directory-routes.ts';
 import { registerGoogleRoutes } from './google-routes.ts';
+import { createIdentityOperations } from './identity-operations.ts';
 import { createMailSender } from './mail-sender.ts';
 import { registerPasswordRoutes } from './password-routes.ts';
 import { RecoveryCodes } from './recovery-codes.ts';
@@ -38,14 +39,16 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   // Security-relevant settings need a full administrator; the default role must be harmless.
   bindSensitiveSettings(settings, { coverage, service });
   rules.register();
-  registerAuthRoutes(app, { identity, accounts, service });
-  registerPasswordRoutes(app, { accounts, service, rules, tokenVersions: identity.tokenVersions, loginLimit: identity.config.rateLimits.login });
+  // The same operations GraphQL runs (identity-operations.ts): one set of checks and attempt counters.
+  const operations = createIdentityOperations(deps);
+  registerAuthRoutes(app, { signIn: operations.signIn, service });
+  registerPasswordRoutes(app, operations.passwords);
   registerAccountRoutes(app, {
     config: identity.config, port: config.port, accounts, service, settings, codes, tokenVersions: identity.tokenVersions, log: app.log,
     mailer: createMailSender({ readConfig: deps.runtimeConfig, dataDir: config.dataDir, logger: app.log }), readConfig: deps.runtimeConfig,
   });
-  registerAvatarRoute(app, { dataDir: config.dataDir, accounts });
-  registerGoogleRoutes(app, { identity, accounts, service, settings, readConfig: deps.runtimeConfig });
+  registerAvatarRoute(app, operations.setAvatar);
+  registerGoogleRoutes(app, operations.googleSignIn);
   registerDirectoryRoutes(app, createDirectory({ service, entities: deps.entities }));
   registerApiKeySecrets({ service, pepper: identity.apiKeyPepper });
   registerUsersExportFilters(service);
