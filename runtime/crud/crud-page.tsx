@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useReducer, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Alert, Button, Group, Menu, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -21,6 +21,7 @@ import { cancelCrudDialog, submitCrudDialog, successMessageKeys } from './crud-c
 import { CrudDialog } from './crud-dialog.tsx';
 import { crudFormQuery } from './crud-form-query.ts';
 import { filtersFromSearch } from './location-filters.ts';
+import { linkedRecordFromSearch } from './linked-record.ts';
 import { entityListParams, entityListQuery } from './entity-list-query.ts';
 import { requireRowActionIcon } from './row-action-icons.ts';
 import type { EntityRecord } from './prepare-record.ts';
@@ -128,19 +129,28 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   const canDeleteRow = writable && flags.deletable && mayDo(can, permissions, 'delete');
   const hasRowActions = canViewRow || canEditRow || canDeleteRow || rowActions.length > 0;
 
-  // A link to one record (?view=<id>, e.g. a transcript's "trace" link) opens it in the view dialog.
-  const linkedId = useMemo(() => (typeof window === 'undefined' ? null : new URLSearchParams(window.location.search).get('view')), []);
+  // A link to one record opens it (linked-record.ts): ?edit=<id> in the edit dialog, or the view
+  // dialog for a caller who may only view; ?view=<id> in the view dialog.
+  const linked = useMemo(() => (typeof window === 'undefined' ? null : linkedRecordFromSearch(window.location.search)), []);
+  const linkedOperation = linked?.operation === 'edit' && canEditRow ? 'edit' : canViewRow ? 'view' : null;
+  // The failure message in the current language, without a language change opening the link again.
+  const linkFailed = useRef<() => string>(() => '');
+  linkFailed.current = () => t('crud.linkedNotFound', { entity: t(model.label) });
   useEffect(() => {
-    if (!linkedId || !canViewRow) return;
+    if (!linked || !linkedOperation) return;
     let current = true;
     provider
-      .findById({ id: linkedId })
-      .then((record) => current && open('view', record as EntityRecord))
-      .catch((error: unknown) => console.warn(`The linked ${model.name} ${linkedId} could not be opened`, error));
+      .findById({ id: linked.id })
+      .then((record) => current && open(linkedOperation, record as EntityRecord))
+      .catch((error: unknown) => {
+        if (!current) return;
+        console.warn(`The linked ${model.name} ${linked.id} could not be opened`, error);
+        notifications.show({ message: linkFailed.current(), color: 'red', autoClose: NOTIFICATION_MS });
+      });
     return () => {
       current = false;
     };
-  }, [linkedId, canViewRow, provider, open, model.name]);
+  }, [linked, linkedOperation, provider, open, model.name]);
 
   const renderRowActions = useMemo(() => {
     if (!hasRowActions) return undefined;

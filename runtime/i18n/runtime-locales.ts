@@ -31,6 +31,7 @@ export const runtimeLocales = {
       confirmDelete: '¿Seguro que quieres eliminar este registro?',
       formLoadFailed: 'No se pudo cargar el formulario. Compruebe la conexión o recargue la página si se ha publicado una versión nueva.',
       retry: 'Reintentar',
+      linkedNotFound: 'No se pudo abrir el registro del enlace ({{entity}}): no existe o no tienes acceso a él.',
       readonlyNotice: 'Solo lectura',
       title: { view: 'Ver {{entity}}', create: 'Crear {{entity}}', edit: 'Editar {{entity}}', delete: 'Eliminar {{entity}}' },
       success: {
@@ -122,6 +123,7 @@ export const runtimeLocales = {
       confirmDelete: 'Are you sure you want to delete this record?',
       formLoadFailed: 'The form could not be loaded. Check the connection, or reload the page if a new version was published.',
       retry: 'Retry',
+      linkedNotFound: 'The linked record ({{entity}}) could not be opened: it does not exist or you have no access to it.',
       readonlyNotice: 'Read only',
       title: { view: 'View {{entity}}', create: 'Create {{entity}}', edit: 'Edit {{entity}}', delete: 'Delete {{entity}}' },
       success: {

@@ -1,12 +1,21 @@
-import { Badge, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
-import { IconAlertTriangle, IconCircleCheck, IconClock, IconFileText, IconLink, IconPuzzle, IconTextCaption } from '@tabler/icons-react';
+import { Anchor, Badge, Group, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { IconAlertTriangle, IconCircleCheck, IconClock, IconFileText, IconLink, IconPencil, IconPuzzle, IconTextCaption } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { formatDate } from '../../runtime/table/format-cell.ts';
 import { sourceState, type SourceState, type SourceSummary } from './source-state.ts';
 
 const TYPE_ICONS: Record<string, typeof IconFileText> = { text: IconTextCaption, file: IconFileText, link: IconLink, chunk: IconPuzzle };
 
-/** The sources of a knowledge base, each with its state: pending, indexed with N fragments, or a problem and its reason. */
+/** One source in the generic page's edit dialog (runtime/crud/linked-record.ts): view only for who may not edit. */
+export function sourceEditorHref(id: string): string {
+  return `/crud/knowledgesource?edit=${encodeURIComponent(id)}`;
+}
+
+/**
+ * The sources of a knowledge base, each with its state (pending, indexed with N fragments, or a
+ * problem and its reason) and a link that opens that source in the detailed editor.
+ */
 export function KnowledgeSourcesList({ knowledge, sources }: { knowledge: Record<string, unknown>; sources: readonly SourceSummary[] }) {
   const { t } = useTranslation();
   if (sources.length === 0) {
@@ -36,6 +45,18 @@ export function KnowledgeSourcesList({ knowledge, sources }: { knowledge: Record
                 )}
               </Stack>
               <SourceStateBadge state={state} />
+              <Anchor
+                component={Link}
+                to={sourceEditorHref(source._id)}
+                size="sm"
+                aria-label={t('knowledge.page.editSource', { name: source.name })}
+                data-testid="knowledge-source-editor"
+              >
+                <Group gap={4} wrap="nowrap">
+                  <IconPencil size={14} aria-hidden />
+                  {t('knowledge.page.editSourceShort')}
+                </Group>
+              </Anchor>
             </Group>
           </Paper>
         );
