@@ -4,6 +4,7 @@ import standaloneCode from 'ajv/dist/standalone/index.js';
 import { schemaParser, type RJSFSchema } from '@rjsf/utils';
 import { GENERATED_HEADER } from '../emitted-files.ts';
 import type { JsonSchema } from '../json-schema.ts';
+import { importAjvHelpers, type AjvHelper } from '../import-ajv-helpers.ts';
 
 /**
  * The options @rjsf/validator-ajv8 compiles with (its AJV_CONFIG): the error objects the
@@ -14,12 +15,8 @@ const RJSF_AJV_OPTIONS = { allErrors: true, multipleOfPrecision: 8, strict: fals
 /** The runtime module the emitted code imports its helpers from (relative to src/generated/validators). */
 const RUNTIME_MODULE = '../../../runtime/form/validation-runtime.ts';
 
-/**
- * AJV's standalone code reaches its helpers through CommonJS `require(...)` even in ESM mode.
- * Each known helper is rewritten to a named import from the runtime module; anything else fails
- * the generator, so a new schema keyword never ships code the browser cannot load.
- */
-const HELPERS: ReadonlyArray<{ pattern: RegExp; name: string }> = [
+/** The AJV helpers the form validators may need, imported from the runtime module (see import-ajv-helpers.ts). */
+const HELPERS: readonly AjvHelper[] = [
   { pattern: /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, name: 'ucs2length' },
   { pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g, name: 'fullFormats' },
 ];
@@ -84,21 +81,12 @@ export function emitFormValidator(entity: string, schema: JsonSchema): string {
   const ajv = createFormAjv({ source: true, esm: true, lines: false, optimize: false }, true, formatsIn(schema));
   const keys = addFormSchemas(ajv, schema);
   const exportNames = Object.fromEntries(keys.map((key, index) => [`precompiled${index}`, key]));
-  let code = standaloneCode(ajv, exportNames);
-  const used: string[] = [];
-  for (const helper of HELPERS) {
-    const rewritten = code.replace(helper.pattern, helper.name);
-    if (rewritten === code) continue;
-    used.push(helper.name);
-    code = rewritten;
-  }
-  const unknown = /require\("[^"]*"\)/.exec(code);
-  if (unknown) {
-    throw new FormValidatorError(
-      `src/generated/validators/${entity}.ts: the form schema needs the AJV helper ${unknown[0]}, which has no browser import\n` +
+  const { code, used } = importAjvHelpers(standaloneCode(ajv, exportNames), HELPERS, (call) =>
+    new FormValidatorError(
+      `src/generated/validators/${entity}.ts: the form schema needs the AJV helper ${call}, which has no browser import\n` +
         `  fix: add it to HELPERS in generator/emit/client/emit-form-validator.ts and export it from runtime/form/validation-runtime.ts`,
-    );
-  }
+    ),
+  );
   const map = keys.map((key, index) => `  ${JSON.stringify(key)}: precompiled${index},`).join('\n');
   return `${GENERATED_HEADER}// @ts-nocheck -- AJV standalone output: plain JavaScript, checked by the generator's tests instead.
 /* eslint-disable */
