@@ -11,8 +11,9 @@ import type { JobQueue } from '../jobs/job-queue.ts';
 import { registerFileJobs } from './file-jobs.ts';
 import type { FileLimits } from './file-limits.ts';
 import { postgresPoolOf } from '../db/postgres-database.ts';
+import { postgresByteLedger } from './postgres-byte-ledger.ts';
 import { postgresSlotLeases } from './postgres-slot-leases.ts';
-import { ByteBudget, ConcurrencyLimit, memorySlots, type SlotStore } from './user-limiter.ts';
+import { ByteBudget, ConcurrencyLimit, memoryLedger, memorySlots, type SlotStore } from './user-limiter.ts';
 
 export interface UploadLimits {
   running: ConcurrencyLimit;
@@ -80,9 +81,15 @@ export function createFileServices(deps: {
     exporter,
     importer,
     exports,
-    uploads: { running: new ConcurrencyLimit(limits.concurrentPerUser * 2, 'uploads', slots), budget: new ByteBudget(limits.uploadQuotaBytes, DAY_MS) },
+    uploads: { running: new ConcurrencyLimit(limits.concurrentPerUser * 2, 'uploads', slots), budget: new ByteBudget(limits.uploadQuotaBytes, DAY_MS, uploadLedger(app, database)) },
     limits,
   };
+}
+
+/** Where the upload quota's spending is recorded: on PostgreSQL shared by every instance, on SQLite in memory. */
+function uploadLedger(app: FastifyInstance, database: Database) {
+  const pool = postgresPoolOf(database);
+  return pool ? postgresByteLedger(pool, app.log) : memoryLedger();
 }
 
 /**

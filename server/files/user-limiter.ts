@@ -64,36 +64,59 @@ export class ConcurrencyLimit {
 }
 
 /**
- * Bytes one user may write in a rolling window (uploads: 1 GiB a day by default). In memory and
- * per process: with several instances each enforces its own budget (README.md "Scaling out").
+ * Where a ByteBudget records what each key spent: in this process (SQLite, one process), or in
+ * the database so every instance counts the same bytes (postgres-byte-ledger.ts).
+ */
+export interface ByteLedger {
+  /** Bytes recorded for `key` in the last `windowMs`. */
+  used(key: string, windowMs: number): Promise<number>;
+  record(key: string, bytes: number): Promise<void>;
+}
+
+/** Spending kept in this process: exact when it is the only one (SQLite). */
+export function memoryLedger(clock: () => number = Date.now): ByteLedger {
+  const spent = new Map<string, { at: number; bytes: number }[]>();
+  return {
+    async used(key, windowMs) {
+      const now = clock();
+      const entries = (spent.get(key) ?? []).filter((e) => now - e.at < windowMs);
+      if (entries.length === 0) spent.delete(key);
+      else spent.set(key, entries);
+      return entries.reduce((sum, e) => sum + e.bytes, 0);
+    },
+    async record(key, bytes) {
+      const entries = spent.get(key) ?? [];
+      entries.push({ at: clock(), bytes });
+      spent.set(key, entries);
+    },
+  };
+}
+
+/**
+ * Bytes one user may write in a rolling window (uploads: 1 GiB a day by default), counted by
+ * `ledger`: on PostgreSQL across every instance, else in this process.
  */
 export class ByteBudget {
-  private readonly spent = new Map<string, { at: number; bytes: number }[]>();
-
   constructor(
     private readonly maxBytes: number,
     private readonly windowMs: number,
+    private readonly ledger: ByteLedger = memoryLedger(),
   ) {}
 
-  used(key: string, now = Date.now()): number {
-    const entries = (this.spent.get(key) ?? []).filter((e) => now - e.at < this.windowMs);
-    if (entries.length === 0) this.spent.delete(key);
-    else this.spent.set(key, entries);
-    return entries.reduce((sum, e) => sum + e.bytes, 0);
+  used(key: string): Promise<number> {
+    return this.ledger.used(key, this.windowMs);
   }
 
   /** Throws 413 when `key` has used up its budget (a file already started may overshoot it once). */
-  check(key: string): void {
-    if (this.used(key) >= this.maxBytes) {
+  async check(key: string): Promise<void> {
+    if ((await this.used(key)) >= this.maxBytes) {
       throw new HttpError(413, `Upload quota reached: at most ${this.maxBytes} bytes per user in ${Math.round(this.windowMs / 3600_000)} hours`, {
         i18nMessage: 'error.uploadQuota',
       });
     }
   }
 
-  add(key: string, bytes: number, now = Date.now()): void {
-    const entries = this.spent.get(key) ?? [];
-    entries.push({ at: now, bytes });
-    this.spent.set(key, entries);
+  add(key: string, bytes: number): Promise<void> {
+    return this.ledger.record(key, bytes);
   }
 }

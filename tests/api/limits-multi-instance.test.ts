@@ -10,9 +10,10 @@ import { postgresSlotLeases } from '../../server/files/postgres-slot-leases.ts';
 
 /**
  * Per-IP and per-user limits across two real server processes on one PostgreSQL database and no
- * Redis (README.md "Scaling out"): the public chat's per-IP counter (postgres-rate-limit-store.ts)
- * and a user's concurrent exports (leases, postgres-slot-leases.ts) count what both instances
- * saw, and the leases of an instance killed -9 stop counting once they expire.
+ * Redis (README.md "Scaling out"): the public chat's per-IP counter (postgres-rate-limit-store.ts),
+ * a user's upload quota (postgres-byte-ledger.ts) and concurrent exports (leases,
+ * postgres-slot-leases.ts) count what both instances saw, and the leases of an instance killed -9
+ * stop counting once they expire.
  *
  * The instances only enqueue (JOBS_CONCURRENCY=0), so an export request stays open with its job
  * queued and its slot held for as long as the test wants: no timing decides what is running.
@@ -23,6 +24,7 @@ const enabled = TEST_BACKEND === 'postgres';
 const ADMIN_PASSWORD = 'Limits-admin-1234';
 const START_LIMIT = 4;
 const LEASE_SECONDS = 600;
+const UPLOAD_QUOTA = 1000;
 
 interface Job {
   id: string;
@@ -80,6 +82,7 @@ describe.skipIf(!enabled)('limits across two instances on PostgreSQL without Red
       JOBS_CONCURRENCY: '0',
       SLOT_LEASE_SECONDS: String(LEASE_SECONDS),
       CHAT_RATE_START_PER_MINUTE: String(START_LIMIT),
+      UPLOAD_QUOTA_BYTES: String(UPLOAD_QUOTA),
     };
     [a, b] = await Promise.all([spawnServer({ dataDir, env }), spawnServer({ dataDir, env })]);
     const login = await call(a.baseUrl, null, 'POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
@@ -112,6 +115,22 @@ describe.skipIf(!enabled)('limits across two instances on PostgreSQL without Red
     // Another route keeps its own count (the plugin's per-route keys are kept in the shared store too).
     const read = await call(b.baseUrl, null, 'GET', `/api/chat/bot/${bot.body._id}`);
     expect(read.status, read.text).toBe(200);
+  }, 60_000);
+
+  it("counts a user's upload quota across both instances", async () => {
+    const upload = async (base: string) => {
+      const form = new FormData();
+      form.append('file', new Blob(['x'.repeat(600)], { type: 'text/plain' }), 'notes.txt');
+      const response = await fetch(`${base}/api/file`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    // 600 bytes through A, 600 through B (a file started under the quota may overshoot it once):
+    // 1,200 of 1,000 spent in all, so both refuse the next, though each alone saw only 600.
+    expect((await upload(a.baseUrl)).status).toBe(201);
+    expect((await upload(b.baseUrl)).status).toBe(201);
+    const [overA, overB] = [await upload(a.baseUrl), await upload(b.baseUrl)];
+    expect([overA.status, overB.status]).toEqual([413, 413]);
+    expect(overA.body).toMatchObject({ i18nMessage: 'error.uploadQuota' });
   }, 60_000);
 
   it("counts a user's concurrent exports across both instances, and frees the slot when one ends", async () => {
