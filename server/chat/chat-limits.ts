@@ -9,8 +9,9 @@
  * | CHAT_RATE_MESSAGE_PER_MINUTE      | 60      | messages (and reactions) per IP                      |
  * | CHAT_RATE_CONVERSATION_PER_MINUTE | 20      | messages per conversation, whatever the IP           |
  *
- * Counters live in process memory (@fastify/rate-limit's default store): with several instances
- * behind a balancer each counts its own share, which is lenient by the number of instances.
+ * The per-IP counters live in @fastify/rate-limit's store (server/http/create-server.ts): Redis
+ * with REDIS_URL, else PostgreSQL when that is the database, so several instances count one
+ * budget; process memory on SQLite (one process). The per-conversation counter: chat-coordination.ts.
  */
 export interface ChatLimits {
   maxMessageChars: number;
