@@ -16,7 +16,7 @@ import { readLlmEnvironment } from './config/read-llm-environment.ts';
  * | DATA_DIR          | ./data                         | Database file, uploads and exports live here   |
  * | DATABASE_URL      | (unset: SQLite DATA_DIR/forja.db) | sqlite:<path>, a file path, or postgres://...  |
  * | PG_POOL_SIZE      | 10                             | PostgreSQL connections per instance            |
- * | REDIS_URL         | (unset: limits in memory)      | redis://... shares rate limits across instances |
+ * | REDIS_URL         | (unset: PostgreSQL or memory)  | redis://... shares rate limits across instances |
  * | TRUST_PROXY       | (unset: no proxy trusted)      | behind nginx: true, a hop count, or addresses  |
  * |                   |                                | (comma-separated) whose X-Forwarded-For counts |
  * | INSTANCE_MODE     | single                         | multi: several instances (README.md "Scaling out");  |
@@ -33,7 +33,7 @@ export interface ServerConfig {
   databaseUrl: string | null;
   /** PostgreSQL connections of this instance (PG_POOL_SIZE). */
   pgPoolSize: number;
-  /** Shared store of the rate-limit counters; null keeps them in this process's memory. */
+  /** Shared store of the rate-limit counters; null keeps them in PostgreSQL when that is the database, else in this process's memory. */
   redisUrl: string | null;
   /** 'multi' when several instances serve the same database (README.md "Scaling out"). */
   instanceMode: 'single' | 'multi';
