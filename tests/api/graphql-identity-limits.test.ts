@@ -97,6 +97,29 @@ describe('sign-in attempts aliased in one GraphQL request', () => {
   });
 });
 
+describe('sign-in attempts in a batched GraphQL request', () => {
+  const LIMIT = 3;
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ signIn: false, identity: { rateLimits: { login: LIMIT, register: 100, recovery: 100 } } });
+  });
+  afterAll(async () => server?.close());
+
+  it('a batch of logins (refused or run) never gets more wrong-password answers than the limit, with REST after it', async () => {
+    const batch = Array.from({ length: LIMIT + 2 }, (_, i) => ({ query: LOGIN, variables: { u: 'admin', p: `wrong-${i}` } }));
+    const answer = await server.as(null).raw<unknown>('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(batch) });
+    const answers = Array.isArray(answer.body) ? (answer.body as GraphqlAnswer[]) : [];
+    let wrongPassword = answers.filter((a) => a.errors?.[0]?.extensions?.status === 401).length;
+    expect(wrongPassword).toBeLessThanOrEqual(LIMIT);
+    for (let i = 0; i < LIMIT + 1; i++) {
+      const status = (await restLogin(server, 'admin', `wrong-rest-${i}`)).status;
+      if (status === 401) wrongPassword++;
+      else expect(status).toBe(429);
+    }
+    expect(wrongPassword).toBe(LIMIT);
+  });
+});
+
 describe('Google sign-in attempts: one counter for REST and GraphQL', () => {
   const LIMIT = 4;
   let server: TestServer;
