@@ -1,3 +1,5 @@
+import type { SettingType } from '../../contract/settings/setting-value-schemas.ts';
+
 /** The current-user lookup (GET /api/auth/me, spec §3 User). */
 export interface SessionUser {
   id: string;
@@ -26,7 +28,8 @@ export interface Setting {
   suffix?: string | null;
 }
 
-export type SettingType = 'string' | 'longString' | 'password' | 'number' | 'boolean' | 'enum' | 'stringList' | 'numberList' | 'enumList';
+/** The setting types (spec §3): the contract's, which holds one value schema per type. */
+export type { SettingType };
 
 /** Saved client state (spec §3): dark mode, auth store, settings list. */
 export interface SessionState {
