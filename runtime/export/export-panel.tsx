@@ -23,7 +23,7 @@ export function ExportPanel(props: { entries: ExportEntry[]; onClear: () => void
   return (
     <Paper withBorder p="sm" mt="md" aria-label={t('crud.export.title')}>
       <Group justify="space-between" mb="xs">
-        <Title order={5}>{t('crud.export.title')}</Title>
+        <Title order={3} size="h5">{t('crud.export.title')}</Title>
         <Group gap="xs">
           <Button size="xs" variant="default" onClick={props.onClear}>
             {t('crud.export.clear')}

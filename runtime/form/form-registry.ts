@@ -11,6 +11,7 @@ import { RefMultiWidget, RefWidget } from './widgets/ref-widget.tsx';
 import { FileWidget } from './widgets/file-widget.tsx';
 import { FullFileField } from './widgets/full-file-field.tsx';
 import { SectionedObjectTemplate } from './templates/sectioned-object-template.tsx';
+import { ArrayFieldTitleTemplate } from './templates/array-field-title-template.tsx';
 
 /**
  * Widgets by the names the generated UI schemas use (ui:widget) and RJSF's own defaults for the
@@ -42,4 +43,5 @@ export const formTemplates: Partial<TemplatesType> = {
   ...MantineTemplates,
   BaseInputTemplate,
   ObjectFieldTemplate: SectionedObjectTemplate,
+  ArrayFieldTitleTemplate,
 };

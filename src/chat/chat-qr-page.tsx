@@ -19,7 +19,7 @@ export default function ChatQrPage() {
   const url = chatUrl(botId);
   return (
     <Stack align="center" gap="md">
-      <Title order={3}>{t('chat.qr.title')}</Title>
+      <Title order={1} size="h3">{t('chat.qr.title')}</Title>
       <Box bg="#ffffff" p={24} style={{ borderRadius: 8, lineHeight: 0 }} data-testid="chat-qr">
         <QRCodeSVG value={url} size={QR_SIZE} level="H" fgColor="#000000" bgColor="#ffffff" marginSize={0} title={url} />
       </Box>

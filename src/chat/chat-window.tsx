@@ -106,7 +106,7 @@ export function ChatWindow({ bot, conversationId, embedded = false }: { bot: Cha
   return (
     <Stack gap="sm" style={fill ? { flex: 1, minHeight: 0 } : undefined}>
       <Group justify="space-between" wrap="nowrap">
-        <Title order={4}>{bot.widgetTitle || bot.name}</Title>
+        <Title order={1} size="h4">{bot.widgetTitle || bot.name}</Title>
         {embedded && <EmbedCloseButton />}
       </Group>
       <ScrollArea h={fill ? undefined : 500} style={fill ? { flex: 1, minHeight: 0 } : undefined} viewportRef={viewport} type="auto" offsetScrollbars data-testid="chat-messages">

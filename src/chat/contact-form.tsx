@@ -48,7 +48,7 @@ export function ContactForm({ bot }: { bot: ChatBot }) {
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={3}>{bot.widgetTitle || bot.name}</Title>
+          <Title order={1} size="h3">{bot.widgetTitle || bot.name}</Title>
           <EmbedCloseButton />
         </Group>
         {bot.welcomeMessage && (

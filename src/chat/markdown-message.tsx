@@ -27,8 +27,10 @@ function block(token: Token): ReactNode {
         </Text>
       );
     case 'heading':
+      // Level 2 under the page's h1 (the bot's name), whatever the answer's own level: levels must
+      // not skip (axe heading-order); the size stays that of a small heading.
       return (
-        <Title order={6} my={4}>
+        <Title order={2} size="h6" my={4}>
           {inline((token as Tokens.Heading).tokens)}
         </Title>
       );

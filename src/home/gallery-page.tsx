@@ -70,7 +70,7 @@ export default function GalleryPage() {
       {groups.length === 0 && <Text>{t('home.empty')}</Text>}
       {groups.map((group) => (
         <Stack key={group.group} gap="sm" data-testid={`menu-group-${group.group}`}>
-          <Title order={4} tt="uppercase" c="dimmed">
+          <Title order={3} size="h4" tt="uppercase" c="dimmed">
             {t(group.label)}
           </Title>
           <SimpleGrid cols={{ base: 1, xs: 2, sm: 3, md: 4, lg: 5 }} spacing="md">

@@ -73,7 +73,7 @@ export function ProfileCard() {
         </FileButton>
       </Center>
       <Stack p="lg" gap="xs" align="center">
-        <Title order={3} data-testid="profile-username">
+        <Title order={2} size="h3" data-testid="profile-username">
           {user?.username ?? ''}
         </Title>
         {user?.name && <Text c="dimmed">{user.name}</Text>}

@@ -36,7 +36,7 @@ export function JobsPanel({ limit = 20 }: { limit?: number }) {
   return (
     <Paper withBorder p="md" aria-label={t('jobs.title')} data-testid="jobs-panel">
       <Stack gap="xs">
-        <Title order={3}>{t('jobs.title')}</Title>
+        <Title order={2} size="h3">{t('jobs.title')}</Title>
         <Text size="sm" c="dimmed">{t('jobs.intro')}</Text>
         {jobs.isError && <Text c="red" size="sm">{failureMessage(jobs.error, t)}</Text>}
         {jobs.isSuccess && items.length === 0 && <Text size="sm">{t('jobs.empty')}</Text>}

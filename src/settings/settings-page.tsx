@@ -67,7 +67,7 @@ export default function SettingsPage() {
       {groups.data?.length === 0 && <Text>{t('settings.empty')}</Text>}
       {groups.data?.map((group) => (
         <Card key={group.category} withBorder radius="md" padding="md" data-testid={`settings-group-${group.category}`}>
-          <Title order={4} mb="sm">
+          <Title order={3} size="h4" mb="sm">
             {translate(`setting.category.${group.category}`) === `setting.category.${group.category}` ? group.category : translate(`setting.category.${group.category}`)}
           </Title>
           <Table verticalSpacing="xs" highlightOnHover>

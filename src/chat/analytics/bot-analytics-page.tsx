@@ -113,19 +113,19 @@ function Charts({ data, from, to }: { data: ChatAnalytics; from: string; to: str
       </SimpleGrid>
       <SimpleGrid cols={{ base: 1, lg: 2 }}>
         <Paper withBorder p="md" radius="md">
-          <Title order={5} mb="sm">{t('analytics.answersPerDay')}</Title>
+          <Title order={3} size="h5" mb="sm">{t('analytics.answersPerDay')}</Title>
           <BarChart h={240} data={days} dataKey="label" type="stacked" series={[{ name: 'answers', label: t('analytics.answers'), color: 'blue.6' }, { name: 'errors', label: t('analytics.errors'), color: 'red.6' }, { name: 'unanswered', label: t('analytics.unanswered'), color: 'orange.6' }]} withLegend />
         </Paper>
         <Paper withBorder p="md" radius="md">
-          <Title order={5} mb="sm">{t('analytics.latency')}</Title>
+          <Title order={3} size="h5" mb="sm">{t('analytics.latency')}</Title>
           <BarChart h={240} data={data.latency} dataKey="bucket" series={[{ name: 'answers', label: t('analytics.answers'), color: 'teal.6' }]} />
         </Paper>
         <Paper withBorder p="md" radius="md">
-          <Title order={5} mb="sm">{t('analytics.tokensPerDay')}</Title>
+          <Title order={3} size="h5" mb="sm">{t('analytics.tokensPerDay')}</Title>
           <AreaChart h={240} data={days} dataKey="label" type="stacked" series={[{ name: 'inputTokens', label: t('field.bottrace.inputTokens'), color: 'grape.6' }, { name: 'outputTokens', label: t('field.bottrace.outputTokens'), color: 'orange.6' }]} withLegend />
         </Paper>
         <Paper withBorder p="md" radius="md">
-          <Title order={5} mb="sm">{t('analytics.reactions')}</Title>
+          <Title order={3} size="h5" mb="sm">{t('analytics.reactions')}</Title>
           {data.reactions.length === 0 ? (
             <Text c="dimmed" size="sm">{t('analytics.noReactions')}</Text>
           ) : (

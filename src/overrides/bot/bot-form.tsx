@@ -39,7 +39,7 @@ function EmbedPanel({ botId }: { botId: string | null }) {
   return (
     <Stack gap="xs" data-testid="bot-embed">
       <Divider />
-      <Title order={5}>{t('chat.embed.title')}</Title>
+      <Title order={3} size="h5">{t('chat.embed.title')}</Title>
       <Group gap="xs" wrap="nowrap" align="center">
         <Text size="sm" fw={500}>
           {t('chat.embed.link')}:

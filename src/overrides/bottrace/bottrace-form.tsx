@@ -35,7 +35,7 @@ function TraceFragments({ fragments, query, latency }: { fragments: Fragment[]; 
     <Stack gap="xs" data-testid="trace-fragments">
       <Divider />
       <Group justify="space-between">
-        <Title order={5}>
+        <Title order={3} size="h5">
           {t('field.bottrace.knowledgeBase')} <Badge variant="light">{fragments.length}</Badge>
         </Title>
         {latency !== null && <Text size="sm" c="dimmed">{t('chat.trace.latency', { seconds: (latency / 1000).toFixed(2) })}</Text>}
