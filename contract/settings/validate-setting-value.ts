@@ -30,6 +30,9 @@ type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null 
 const VALIDATORS = settingValueValidators as Record<SettingType, Validator>;
 const NUMBER = new RegExp(NUMBER_SOURCE);
 const LIST_TYPES: ReadonlySet<SettingType> = new Set(['stringList', 'numberList', 'enumList']);
+
+/** Whether the type's value is a list (stringList, numberList, enumList). */
+export const isListType = (type: SettingType): boolean => LIST_TYPES.has(type);
 /** When two problems are found in the same place, the one reported (the length before the form). */
 const REASON_RANK: Record<string, number> = { [TOO_LONG_REASON]: 0, [NUMBERS_REASON]: 1, [FORMAT_REASON]: 2 };
 
@@ -91,7 +94,7 @@ function storedValue(type: SettingType, value: unknown): unknown {
     case 'numberList':
       return ((value ?? []) as unknown[]).map(settingNumber);
     default:
-      if (LIST_TYPES.has(type)) return value ?? [];
+      if (isListType(type)) return value ?? [];
       return type === 'enum' ? value : (value ?? '');
   }
 }

@@ -1,12 +1,8 @@
-import { FORMAT_REASON, NUMBERS_REASON, TOO_LONG_REASON, settingNumber, validateSettingValue } from '../../contract/settings/validate-setting-value.ts';
+import { FORMAT_REASON, NUMBERS_REASON, TOO_LONG_REASON, isListType, settingNumber, validateSettingValue } from '../../contract/settings/validate-setting-value.ts';
 import type { Setting, SettingType } from '../session/session-types.ts';
 
 /** What the edit dialog holds while typing: text for scalars, a list for list types, a flag for booleans. */
 export type DraftValue = string | boolean | string[];
-
-const LIST_TYPES: ReadonlySet<SettingType> = new Set(['stringList', 'numberList', 'enumList']);
-
-export const isListType = (type: SettingType) => LIST_TYPES.has(type);
 
 /** The stored value as the dialog's draft. */
 export function toDraft(setting: Pick<Setting, 'type' | 'value'>): DraftValue {
