@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Group, Paper, Progress, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Group, Paper, Progress, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlayerStop } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -48,7 +48,9 @@ export function JobsPanel({ limit = 20 }: { limit?: number }) {
                 <Table.Th>{t('jobs.column.state')}</Table.Th>
                 <Table.Th w="35%">{t('jobs.column.progress')}</Table.Th>
                 <Table.Th>{t('jobs.column.created')}</Table.Th>
-                <Table.Th />
+                <Table.Th>
+                  <VisuallyHidden>{t('crud.actions')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>

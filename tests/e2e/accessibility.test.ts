@@ -158,7 +158,7 @@ describe.sequential('accessibility (axe-core, WCAG 2.1 AA + best practices)', ()
     }, 120_000);
   }
 
-  it('settings, analytics, profile, jobs and a knowledge page (dark)', async () => {
+  it('settings, analytics, profile, jobs, a knowledge page and its add-content dialog (dark)', async () => {
     const failing: AxeViolation[] = [];
     const messages: string[] = [];
     for (const [screen, url] of [['settings', '/settings'], ['analytics', '/analytics'], ['profile', '/profile'], ['jobs', '/jobs'], ['knowledge search', `/knowledge/${knowledgeId}`]]) {
@@ -169,6 +169,15 @@ describe.sequential('accessibility (axe-core, WCAG 2.1 AA + best practices)', ()
       failing.push(...found);
       messages.push(describeViolations(screen, found));
     }
+    // The knowledge page's "Add content" dialog.
+    await admin.getByTestId('knowledge-add-content').click();
+    await admin.getByRole('dialog').waitFor();
+    await settled(admin);
+    const inAddContent = await audit(admin, 'add content');
+    failing.push(...inAddContent);
+    messages.push(describeViolations('add content', inAddContent));
+    await admin.keyboard.press('Escape');
+    await admin.getByRole('dialog').waitFor({ state: 'detached' });
     expect(failing, messages.filter(Boolean).join('\n')).toEqual([]);
   }, 120_000);
 
