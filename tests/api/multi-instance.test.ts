@@ -148,14 +148,18 @@ describe.skipIf(!enabled)('two instances on PostgreSQL and Redis', () => {
     expect((await call(b!.baseUrl, 'GET', `/api/rag/status/${id}`, undefined, token)).body.chunks).toBeGreaterThan(0);
   }, 60_000);
 
-  it('shares the sign-in rate limit through Redis', async () => {
-    const attempt = (instance: ChildServer) =>
+  it('shares the sign-in rate limit through Redis, over REST and GraphQL alike', async () => {
+    const rest = (instance: ChildServer) =>
       call(instance.baseUrl, 'POST', '/api/auth/login', { username: 'admin', password: 'wrong-password-1' }).then((r) => r.status);
-    // The earlier tests' sign-ins count too. Alternating instances, the limit is reached after
-    // LOGIN_LIMIT attempts in total; per-process counters would allow twice as many.
+    const graphql = (instance: ChildServer) =>
+      call(instance.baseUrl, 'POST', '/graphql', { query: 'mutation { login(username: "admin", password: "wrong-password-1") { accessToken } }' })
+        .then((r) => r.body.errors?.[0]?.extensions?.status as number);
+    // The earlier tests' sign-ins count too. Alternating instances (REST on b, GraphQL on a), the
+    // limit is reached after LOGIN_LIMIT attempts in total; per-process or per-transport counters
+    // would allow more.
     expect(signIns).toBeLessThan(LOGIN_LIMIT);
     const statuses: number[] = [];
-    for (let i = 0; i < LOGIN_LIMIT; i++) statuses.push(await attempt(i % 2 === 0 ? b! : a!));
+    for (let i = 0; i < LOGIN_LIMIT; i++) statuses.push(await (i % 2 === 0 ? rest(b!) : graphql(a!)));
     expect(statuses.slice(0, LOGIN_LIMIT - signIns)).toEqual(Array(LOGIN_LIMIT - signIns).fill(401));
     expect(statuses.slice(LOGIN_LIMIT - signIns)).toEqual(Array(signIns).fill(429));
   });
