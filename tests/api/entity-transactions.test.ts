@@ -102,6 +102,19 @@ describe('a write and its hooks are one transaction', () => {
     expect((await contactsNamed('Written meanwhile')).map((c) => c._id)).toEqual([otherRes.body._id]);
   });
 
+  it('an import whose afterChange fails on one row leaves none of its rows', async () => {
+    service.hooks.add('bottracestatus', {
+      afterChange(event) {
+        if (event.record.name === 'import-row-fails') throw new Error('afterChange refused import-row-fails');
+      },
+    });
+    const file = 'name,description\nimport-row-kept,first\nimport-row-fails,second\n';
+    const res = await server.upload('/api/bot-trace-statuses/import?format=CSV', { name: 'statuses.csv', content: file });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(await statusesNamed('import-row-kept')).toEqual([]);
+    expect(await statusesNamed('import-row-fails')).toEqual([]);
+  });
+
   it('a nested transaction that fails undoes its own writes only', async () => {
     const database = server.forja.database;
     const outcome = await database.transaction(async () => {
