@@ -1,9 +1,9 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
 import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import type { Database, Row } from './database.ts';
 import { PostgresChangeFeed } from './postgres-change-feed.ts';
 import { postgresDialect } from './postgres-dialect.ts';
+import { TransactionScope } from './transaction-scope.ts';
 
 export const DEFAULT_PG_POOL_SIZE = 10;
 
@@ -36,13 +36,13 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
 
   // Database.transaction: a pooled connection of its own, taken at the transaction's first write
   // (reads before it run on the pool, as outside a transaction) and held until COMMIT/ROLLBACK.
-  const transactions = new AsyncLocalStorage<PostgresTransaction>();
+  const transactions = new TransactionScope<PostgresTransaction>();
   const begunClient = (): pg.PoolClient | null => {
-    const tx = transactions.getStore();
+    const tx = transactions.current();
     return tx && tx.open ? tx.client : null;
   };
   const writingClient = async (): Promise<pg.PoolClient | null> => {
-    const tx = transactions.getStore();
+    const tx = transactions.current();
     if (!tx || !tx.open) return null;
     tx.beginning ??= (async () => {
       const client = await pool.connect();
@@ -97,7 +97,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
     async runAll(queries) {
       const txClient = await writingClient();
       if (txClient) {
-        return savepoint(transactions.getStore()!, txClient, async () => {
+        return savepoint(transactions.current()!, txClient, async () => {
           for (const query of queries) await txClient.query(query.sql, params(query));
         });
       }
@@ -139,7 +139,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
       }
     },
     async transaction(work) {
-      const outer = transactions.getStore();
+      const outer = transactions.current();
       if (outer?.open) return savepoint(outer, (await writingClient())!, work);
       const tx: PostgresTransaction = { open: true, beginning: null, client: null, savepoints: 0 };
       try {

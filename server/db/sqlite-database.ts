@@ -1,10 +1,10 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database, Row } from './database.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
+import { TransactionScope } from './transaction-scope.ts';
 
 /** Prepared statements kept per SQL text; the entity queries are a small, fixed set of shapes. */
 const STATEMENT_CACHE_LIMIT = 1000;
@@ -65,7 +65,7 @@ export function openSqliteDatabase(file: string): Database {
   // Transactions (Database.transaction) run on one connection of their own, opened once: SQLite
   // has one writer, so one transaction holds the write lock at a time (the others' first writes
   // wait in writeTurn), and reads on the main connection keep seeing committed data (WAL).
-  const transactions = new AsyncLocalStorage<SqliteTransaction>();
+  const transactions = new TransactionScope<SqliteTransaction>();
   let txConnection: { db: BetterSqlite3.Database; statements: Map<string, BetterSqlite3.Statement> } | null = null;
   const txDb = () => {
     if (!txConnection) {
@@ -87,12 +87,12 @@ export function openSqliteDatabase(file: string): Database {
   };
   /** The open, begun transaction of this call chain, or null (queries then run on the main connection). */
   const begunTransaction = (): SqliteTransaction | null => {
-    const tx = transactions.getStore();
+    const tx = transactions.current();
     return tx && tx.open && tx.release ? tx : null;
   };
   /** The caller's transaction, begun (BEGIN IMMEDIATE, taking the write lock) if it was not yet; null outside one. */
   const writingTransaction = async (): Promise<SqliteTransaction | null> => {
-    const tx = transactions.getStore();
+    const tx = transactions.current();
     if (!tx || !tx.open) return null;
     if (tx.release) return tx;
     tx.beginning ??= (async () => {
@@ -243,7 +243,7 @@ export function openSqliteDatabase(file: string): Database {
       }
     },
     async transaction(work) {
-      const outer = transactions.getStore();
+      const outer = transactions.current();
       if (outer?.open) {
         await writingTransaction();
         return savepoint(outer, work);
