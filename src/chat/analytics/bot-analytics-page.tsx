@@ -15,16 +15,11 @@ import { REACTION_EMOJI } from '../reactions.ts';
 import { mayDo } from '../../../contract/permissions/entity-access.ts';
 import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
 import { entities } from '../../generated/entities.ts';
-import { UnansweredQuestions, type UnansweredQuestion } from './unanswered-questions.tsx';
+import type { ChatAnalytics as ChatAnalyticsReport } from '../../../contract/analytics/chat-analytics.ts';
+import { UnansweredQuestions } from './unanswered-questions.tsx';
 
-interface ChatAnalytics {
-  totals: { answers: number; errors: number; unanswered: number; avgLatencyMs: number; tokens: number; reactions: number };
-  perDay: { day: string; answers: number; errors: number; unanswered: number; avgLatencyMs: number; inputTokens: number; outputTokens: number }[];
-  latency: { bucket: string; answers: number }[];
-  reactions: { reaction: Reaction; count: number }[];
-  unansweredQuestions: UnansweredQuestion[];
-  noAnswerStatus: string | null;
-}
+/** The report as the console reads it: reactions narrowed to the generated union. */
+type ChatAnalytics = ChatAnalyticsReport<Reaction>;
 
 const COLORS = ['blue.6', 'teal.6', 'grape.6', 'orange.6', 'red.6', 'cyan.6', 'lime.6', 'pink.6', 'yellow.6', 'gray.6'];
 
