@@ -116,7 +116,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     await seedDatabase({ database, service, entities, identity: identityConfig, dataDir: config.dataDir, port: config.port });
   });
   const identity = createIdentity({ dataDir: config.dataDir, database, config: identityConfig });
-  const settings = settingsStoreFor(database);
+  const settings = settingsStoreFor(database).writeThrough(service);
   // The Settings rows win over these defaults on every read (resolve-runtime-config.ts). GOOGLE_CLIENT_ID
   // and PUBLIC_URL as the identity configuration has them (the `identity` option wins).
   const identityDefaults = { googleClientId: identityConfig.googleClientId ?? null, publicUrl: identityConfig.publicUrl ?? null };

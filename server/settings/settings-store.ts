@@ -1,4 +1,6 @@
 import type { Database } from '../db/database.ts';
+import type { EntityService } from '../entities/entity-service.ts';
+import { system } from '../entities/system-context.ts';
 import { entities } from '../generated/entities.ts';
 import { notFound, validationError } from '../http/http-error.ts';
 import { SETTING_DEFINITIONS, type SettingType } from './setting-definitions.ts';
@@ -57,7 +59,19 @@ const JSON_COLUMNS = new Set(['value', 'options']);
 export class SettingsStore {
   private cache: { token: string; byKey: Map<string, SettingRecord> } | null = null;
 
+  private service: EntityService | null = null;
+
   constructor(private readonly database: Database) {}
+
+  /**
+   * Writes go through the entity service from now on (its validation, hooks and one transaction
+   * per update), as every other entity write. Set once by the server at start-up; reads stay one
+   * cached query of the whole table (a few dozen rows, read on every chat message).
+   */
+  writeThrough(service: EntityService): this {
+    this.service = service;
+    return this;
+  }
 
   /** Every setting, values in clear (server use only; routes mask passwords). */
   async list(): Promise<SettingRecord[]> {
@@ -109,14 +123,6 @@ export class SettingsStore {
     if (setting.type === 'password' && value === PASSWORD_MASK) return setting;
     const checked = validateSettingValue(setting, value);
     if (!checked.ok) throw validationError([checked.error], checked.message);
-    const now = new Date().toISOString();
-    const writes = [
-      this.database.kysely
-        .updateTable(TABLE)
-        .set({ value: this.database.dialect.encode('json', checked.value), updatedAt: now })
-        .where('_id', '=', setting._id)
-        .compile(),
-    ];
     const cleared: string[] = [];
     const bound = HOST_SECRETS[setting.key];
     if (bound && originOf(setting.key, setting.value) !== originOf(setting.key, checked.value)) {
@@ -125,13 +131,17 @@ export class SettingsStore {
       for (const follower of bound.followers ?? []) if (originOf(follower.whenEmpty, byKey.get(follower.whenEmpty)?.value) === '') secrets.push(...follower.secrets);
       for (const secret of secrets) {
         const stored = byKey.get(secret)?.value;
-        if (typeof stored !== 'string' || stored === '') continue;
-        cleared.push(secret);
-        writes.push(this.database.kysely.updateTable(TABLE).set({ value: this.database.dialect.encode('json', ''), updatedAt: now }).where('key', '=', secret).compile());
+        if (typeof stored === 'string' && stored !== '') cleared.push(secret);
       }
     }
     // The host and the clearing of its secrets together or not at all.
-    await this.database.runAll(writes);
+    const service = this.service;
+    if (!service) throw new Error('SettingsStore.update: no entity service to write through (call writeThrough(service) at start-up)');
+    const byKey = cleared.length > 0 ? await this.load() : null;
+    await this.database.transaction(async () => {
+      await service.update('setting', system(), setting._id, { value: checked.value }, { populate: false });
+      for (const secret of cleared) await service.update('setting', system(), String(byKey!.get(secret)!._id), { value: '' }, { populate: false });
+    });
     this.cache = null;
     const updated = await this.find(setting._id);
     return cleared.length > 0 ? { ...updated, cleared } : updated;
