@@ -60,12 +60,12 @@ describe('sign-in attempts: one counter for REST and GraphQL', () => {
 
     const rest = await restLogin(server, 'admin', server.admin.password);
     expect(rest.status).toBe(429);
-    expect(rest.body).toEqual({ message: expect.stringMatching(/^Too many requests; try again in \d+ seconds?$/), i18nMessage: 'error.tooManyRequests' });
+    expect(rest.body).toEqual({ message: expect.stringMatching(/^Too many requests; try again in \d+ (seconds?|minutes?)$/), i18nMessage: 'error.tooManyRequests' });
     expect(rest.headers.get('retry-after')).toMatch(/^\d+$/);
 
     const gql = await graphql(server, null, LOGIN, { u: 'admin', p: server.admin.password });
     expect(gql.body.data?.login ?? null).toBeNull();
-    expect(gql.body.errors?.[0].extensions).toEqual({ status: 429, message: expect.stringMatching(/^Too many requests; try again in \d+ seconds?$/), i18nMessage: 'error.tooManyRequests' });
+    expect(gql.body.errors?.[0].extensions).toEqual({ status: 429, message: expect.stringMatching(/^Too many requests; try again in \d+ (seconds?|minutes?)$/), i18nMessage: 'error.tooManyRequests' });
     expect(gql.body.errors?.[0].message).toMatch(/^Too many requests/);
     expect(gql.headers.get('retry-after')).toMatch(/^\d+$/);
   });
