@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { ChatCoordination } from './chat-coordination.ts';
+import { postgresSchemaOnce } from '../db/postgres-schema-once.ts';
 
 /** First key of every chat lock ('forj'): the two-key advisory locks are a space apart from other features' one-key locks. */
 const LOCK_SPACE = 0x666f726a;
@@ -19,7 +20,6 @@ const SWEEP_EVERY = 500;
 export function postgresChatCoordination(pool: pg.Pool, log: FastifyBaseLogger): ChatCoordination {
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
-  let tableReady: Promise<void> | null = null;
   let hits = 0;
 
   const lockClient = (): Promise<pg.Client> => {
@@ -39,25 +39,9 @@ export function postgresChatCoordination(pool: pg.Pool, log: FastifyBaseLogger):
     return connecting;
   };
 
-  const ensureTable = (): Promise<void> => {
-    tableReady ??= (async () => {
-      const c = await pool.connect();
-      try {
-        // Instances starting together would race on CREATE ... IF NOT EXISTS (a unique violation in pg_type).
-        await c.query('BEGIN');
-        await c.query("SELECT pg_advisory_xact_lock(hashtext('forja:chat:schema'))");
-        await c.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, count integer NOT NULL, reset_at bigint NOT NULL)`);
-        await c.query('COMMIT');
-      } catch (error) {
-        await c.query('ROLLBACK').catch(() => {});
-        tableReady = null;
-        throw error;
-      } finally {
-        c.release();
-      }
-    })();
-    return tableReady;
-  };
+  const ensureTable = postgresSchemaOnce(pool, 'forja:chat:schema', [
+    `CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, count integer NOT NULL, reset_at bigint NOT NULL)`,
+  ]);
 
   return {
     backend: 'postgres',

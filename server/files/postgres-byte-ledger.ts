@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { ByteLedger } from './user-limiter.ts';
+import { postgresSchemaOnce } from '../db/postgres-schema-once.ts';
 
 const TABLE = 'forja_byte_ledger';
 /** Epoch milliseconds by the database's clock, so every instance counts the same window. */
@@ -16,29 +17,12 @@ const KEEP_MS = 2 * 24 * 3600_000;
  * unlogged like the rate counters): a database restart must not hand every user a fresh quota.
  */
 export function postgresByteLedger(pool: pg.Pool, log: FastifyBaseLogger): ByteLedger {
-  let tableReady: Promise<void> | null = null;
   let records = 0;
 
-  const ensureTable = (): Promise<void> => {
-    tableReady ??= (async () => {
-      const client = await pool.connect();
-      try {
-        // Instances starting together would race on CREATE ... IF NOT EXISTS (a unique violation in pg_type).
-        await client.query('BEGIN');
-        await client.query("SELECT pg_advisory_xact_lock(hashtext('forja:byte-ledger:schema'))");
-        await client.query(`CREATE TABLE IF NOT EXISTS ${TABLE} (key text NOT NULL, at bigint NOT NULL, bytes bigint NOT NULL)`);
-        await client.query(`CREATE INDEX IF NOT EXISTS ${TABLE}_key_at ON ${TABLE} (key, at)`);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        tableReady = null;
-        throw error;
-      } finally {
-        client.release();
-      }
-    })();
-    return tableReady;
-  };
+  const ensureTable = postgresSchemaOnce(pool, 'forja:byte-ledger:schema', [
+    `CREATE TABLE IF NOT EXISTS ${TABLE} (key text NOT NULL, at bigint NOT NULL, bytes bigint NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS ${TABLE}_key_at ON ${TABLE} (key, at)`,
+  ]);
 
   return {
     async used(key, windowMs) {

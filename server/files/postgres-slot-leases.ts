@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { ReleaseSlot, SlotStore } from './user-limiter.ts';
+import { inPostgresTransaction, postgresSchemaOnce } from '../db/postgres-schema-once.ts';
 
 /** First key of the slot locks ('forl'): two-key advisory locks, a space apart from the chat's ('forj') and one-key locks. */
 const LOCK_SPACE = 0x666f726c;
@@ -26,21 +27,12 @@ export interface PostgresSlotLeases extends SlotStore {
 export function postgresSlotLeases(pool: pg.Pool, options: { ttlMs: number; log: FastifyBaseLogger }): PostgresSlotLeases {
   const { ttlMs, log } = options;
   const held = new Set<string>();
-  let tableReady: Promise<void> | null = null;
   let timer: NodeJS.Timeout | null = null;
 
-  const ensureTable = (): Promise<void> => {
-    tableReady ??= inTransaction(pool, async (client) => {
-      // Instances starting together would race on CREATE ... IF NOT EXISTS (a unique violation in pg_type).
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('forja:slot-leases:schema'))");
-      await client.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (id text PRIMARY KEY, name text NOT NULL, expires_at bigint NOT NULL)`);
-      await client.query(`CREATE INDEX IF NOT EXISTS ${TABLE}_name ON ${TABLE} (name, expires_at)`);
-    }).catch((error) => {
-      tableReady = null;
-      throw error;
-    });
-    return tableReady;
-  };
+  const ensureTable = postgresSchemaOnce(pool, 'forja:slot-leases:schema', [
+    `CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (id text PRIMARY KEY, name text NOT NULL, expires_at bigint NOT NULL)`,
+    `CREATE INDEX IF NOT EXISTS ${TABLE}_name ON ${TABLE} (name, expires_at)`,
+  ]);
 
   const renew = async () => {
     if (held.size === 0) return;
@@ -63,7 +55,7 @@ export function postgresSlotLeases(pool: pg.Pool, options: { ttlMs: number; log:
     async take(name: string, max: number): Promise<ReleaseSlot | null> {
       await ensureTable();
       const id = randomUUID();
-      const taken = await inTransaction(pool, async (client) => {
+      const taken = await inPostgresTransaction(pool, async (client) => {
         await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_SPACE, name]);
         await client.query(`DELETE FROM ${TABLE} WHERE name = $1 AND expires_at <= ${NOW_MS}`, [name]);
         const { rows } = await client.query<{ live: string }>(`SELECT count(*) AS live FROM ${TABLE} WHERE name = $1`, [name]);
@@ -89,19 +81,4 @@ export function postgresSlotLeases(pool: pg.Pool, options: { ttlMs: number; log:
       if (ids.length > 0) await pool.query(`DELETE FROM ${TABLE} WHERE id = ANY($1)`, [ids]).catch(() => {});
     },
   };
-}
-
-async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    client.release();
-  }
 }

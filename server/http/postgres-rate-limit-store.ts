@@ -1,6 +1,7 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
+import { postgresSchemaOnce } from '../db/postgres-schema-once.ts';
 
 const TABLE = 'forja_rate_windows';
 /** Epoch milliseconds by the database's clock, so every instance counts in the same window. */
@@ -18,28 +19,11 @@ type Done = Parameters<FastifyRateLimitStore['incr']>[1];
  * `exponentialBackoff` are not supported (no route here sets them).
  */
 export function postgresRateLimitStore(pool: pg.Pool, log: FastifyBaseLogger): FastifyRateLimitStoreCtor {
-  let tableReady: Promise<void> | null = null;
   let hits = 0;
 
-  const ensureTable = (): Promise<void> => {
-    tableReady ??= (async () => {
-      const client = await pool.connect();
-      try {
-        // Instances starting together would race on CREATE ... IF NOT EXISTS (a unique violation in pg_type).
-        await client.query('BEGIN');
-        await client.query("SELECT pg_advisory_xact_lock(hashtext('forja:rate-windows:schema'))");
-        await client.query(`CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, count integer NOT NULL, reset_at bigint NOT NULL)`);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        tableReady = null;
-        throw error;
-      } finally {
-        client.release();
-      }
-    })();
-    return tableReady;
-  };
+  const ensureTable = postgresSchemaOnce(pool, 'forja:rate-windows:schema', [
+    `CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, count integer NOT NULL, reset_at bigint NOT NULL)`,
+  ]);
 
   const hit = async (key: string, windowMs: number) => {
     await ensureTable();
