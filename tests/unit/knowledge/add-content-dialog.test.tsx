@@ -142,10 +142,13 @@ describe('sources of a knowledge base', () => {
       trainedSources: [{ source: 'a', name: 'A', chunks: 4, version: 'v1' }, { source: 'b', name: 'B', chunks: 0, version: 'v1' }],
       trainingProblems: [{ source: 'B', message: 'no text to index', reason: 'knowledge.problem.empty', sourceId: 'b' }],
     };
+    // Each source links to its own edit dialog (a router link).
     render(
-      <RuntimeHarness services={{}}>
-        <KnowledgeSourcesList knowledge={knowledge} sources={[{ _id: 'a', name: 'A', type: 'text', updatedAt: 'v1' }, { _id: 'b', name: 'B', type: 'file', updatedAt: 'v1' }, { _id: 'c', name: 'C', type: 'link', updatedAt: 'v2' }]} />
-      </RuntimeHarness>,
+      <MemoryRouter>
+        <RuntimeHarness services={{}}>
+          <KnowledgeSourcesList knowledge={knowledge} sources={[{ _id: 'a', name: 'A', type: 'text', updatedAt: 'v1' }, { _id: 'b', name: 'B', type: 'file', updatedAt: 'v1' }, { _id: 'c', name: 'C', type: 'link', updatedAt: 'v2' }]} />
+        </RuntimeHarness>
+      </MemoryRouter>,
     );
     const rows = screen.getAllByTestId('knowledge-source');
     expect(rows.map((row) => row.getAttribute('data-state'))).toEqual(['indexed', 'problem', 'pending']);
