@@ -10,6 +10,16 @@ export interface SnapshotReader {
   close(): void;
 }
 
+/**
+ * Tables that background work writes at any moment, read as what a request could add to them.
+ * forja_jobs: workers move jobs through their states, beat their heartbeat and report progress,
+ * and the queue enqueues its scheduled jobs (no user) on its own clock; a rejected request must
+ * still not have queued a job of anyone's, so the user jobs that exist are compared.
+ */
+const AS_REQUESTS_SEE_THEM: Record<string, string> = {
+  forja_jobs: 'SELECT id, kind, user_id, tenant_id, payload FROM forja_jobs WHERE user_id IS NOT NULL ORDER BY id',
+};
+
 export function openSnapshotReader(dataDir: string): SnapshotReader {
   const db = new Database(path.join(dataDir, 'forja.db'), { readonly: true, fileMustExist: true });
   const tables = () =>
@@ -22,7 +32,8 @@ export function openSnapshotReader(dataDir: string): SnapshotReader {
       for (const table of tables()) {
         const hash = createHash('sha256');
         let rows = 0;
-        for (const row of db.prepare(`SELECT * FROM "${table.replaceAll('"', '""')}"`).raw().iterate() as Iterable<unknown[]>) {
+        const select = AS_REQUESTS_SEE_THEM[table] ?? `SELECT * FROM "${table.replaceAll('"', '""')}"`;
+        for (const row of db.prepare(select).raw().iterate() as Iterable<unknown[]>) {
           rows += 1;
           for (const cell of row) hash.update(Buffer.isBuffer(cell) ? cell.toString('hex') : String(cell)).update('\u0000');
           hash.update('\u0001');
