@@ -151,7 +151,16 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       return service.sign({ sub: claims.sub, role: claims.role ?? null, tenant: claims.tenant ?? null });
     },
     async close(closeOptions = {}) {
-      await app.close();
+      // A close that has not ended in 20 s is reported and cut short (open connections dropped, then
+      // the test goes on): a PostgreSQL server in export-localized.test.ts sometimes never finished
+      // closing under a parallel run (cause not found yet; see the README's known issues).
+      const closing = app.close();
+      const late = await Promise.race([closing.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 20_000).unref())]);
+      if (late) {
+        console.warn(`[test-server] ${dataDir}: app.close() still running after 20 s; dropping its connections`);
+        app.server.closeAllConnections();
+        await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+      }
       if (!closeOptions.keepData && !options.dataDir) {
         if (databaseUrl) await dropTestPostgresDatabase(databaseUrl);
         fs.rmSync(dataDir, { recursive: true, force: true });
