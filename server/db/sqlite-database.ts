@@ -35,13 +35,7 @@ export function openSqliteDatabase(file: string): Database {
   const statements = new Map<string, BetterSqlite3.Statement>();
 
   function prepare(sqlText: string): BetterSqlite3.Statement {
-    let statement = statements.get(sqlText);
-    if (!statement) {
-      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-      statement = db.prepare(sqlText);
-      statements.set(sqlText, statement);
-    }
-    return statement;
+    return cachedStatement(db, statements, sqlText);
   }
 
   // data_version moves when another connection commits; our own writes are counted here.
@@ -77,13 +71,7 @@ export function openSqliteDatabase(file: string): Database {
   };
   const txPrepare = (sqlText: string): BetterSqlite3.Statement => {
     const { db, statements } = txDb();
-    let statement = statements.get(sqlText);
-    if (!statement) {
-      if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
-      statement = db.prepare(sqlText);
-      statements.set(sqlText, statement);
-    }
-    return statement;
+    return cachedStatement(db, statements, sqlText);
   };
   /** The open, begun transaction of this call chain, or null (queries then run on the main connection). */
   const begunTransaction = (): SqliteTransaction | null => {
@@ -322,4 +310,15 @@ export function sqliteHandleOf(database: Database): BetterSqlite3.Database | nul
 function toSqliteValue(value: unknown): unknown {
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value;
+}
+
+/** A connection's prepared statement for `sqlText`, from its cache (emptied when full). */
+function cachedStatement(db: BetterSqlite3.Database, statements: Map<string, BetterSqlite3.Statement>, sqlText: string): BetterSqlite3.Statement {
+  let statement = statements.get(sqlText);
+  if (!statement) {
+    if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+    statement = db.prepare(sqlText);
+    statements.set(sqlText, statement);
+  }
+  return statement;
 }
