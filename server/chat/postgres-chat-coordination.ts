@@ -1,26 +1,21 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import type { ChatCoordination } from './chat-coordination.ts';
-import { postgresSchemaOnce } from '../db/postgres-schema-once.ts';
+import { postgresFixedWindowCounter } from '../db/postgres-fixed-window-counter.ts';
 
 /** First key of every chat lock ('forj'): the two-key advisory locks are a space apart from other features' one-key locks. */
 const LOCK_SPACE = 0x666f726a;
-const TABLE = 'forja_chat_rate_windows';
-const NOW_MS = '(extract(epoch from now()) * 1000)::bigint';
-/** Finished windows are deleted every this many hits. */
-const SWEEP_EVERY = 500;
 
 /**
  * The chat's lock and counter on PostgreSQL without Redis. Locks are session advisory locks taken
  * with pg_try_advisory_lock on one connection of this instance's own (not the pool's: a waiting
  * answer must not hold a pooled connection), so a lock dies with its instance's session. The
- * counter is a row per conversation in an unlogged table (counters need no crash safety), counted
- * in one upsert with the database's clock, so every instance counts in the same window.
+ * counter is a row per conversation in an unlogged table, counted with the database's clock
+ * (postgres-fixed-window-counter.ts), so every instance counts in the same window.
  */
 export function postgresChatCoordination(pool: pg.Pool, log: FastifyBaseLogger): ChatCoordination {
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
-  let hits = 0;
 
   const lockClient = (): Promise<pg.Client> => {
     if (client) return Promise.resolve(client);
@@ -39,9 +34,7 @@ export function postgresChatCoordination(pool: pg.Pool, log: FastifyBaseLogger):
     return connecting;
   };
 
-  const ensureTable = postgresSchemaOnce(pool, 'forja:chat:schema', [
-    `CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, count integer NOT NULL, reset_at bigint NOT NULL)`,
-  ]);
+  const countHit = postgresFixedWindowCounter(pool, { table: 'forja_chat_rate_windows', schemaLock: 'forja:chat:schema', label: 'chat rate', log });
 
   return {
     backend: 'postgres',
@@ -56,19 +49,8 @@ export function postgresChatCoordination(pool: pg.Pool, log: FastifyBaseLogger):
       };
     },
     async hit(key, windowMs) {
-      await ensureTable();
-      const { rows } = await pool.query<{ count: number; reset_at: string }>(
-        `INSERT INTO ${TABLE} AS w (key, count, reset_at) VALUES ($1, 1, ${NOW_MS} + $2)
-         ON CONFLICT (key) DO UPDATE SET
-           count = CASE WHEN w.reset_at <= ${NOW_MS} THEN 1 ELSE w.count + 1 END,
-           reset_at = CASE WHEN w.reset_at <= ${NOW_MS} THEN ${NOW_MS} + $2 ELSE w.reset_at END
-         RETURNING count, reset_at`,
-        [key, windowMs],
-      );
-      if (++hits % SWEEP_EVERY === 0) {
-        void pool.query(`DELETE FROM ${TABLE} WHERE reset_at < ${NOW_MS}`).catch((error) => log.warn({ err: error }, 'chat rate sweep failed'));
-      }
-      return { count: Number(rows[0].count), resetAt: Number(rows[0].reset_at) };
+      const { count, resetAt } = await countHit({ key, windowMs });
+      return { count, resetAt };
     },
     async close() {
       const open = client;

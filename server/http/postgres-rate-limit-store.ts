@@ -1,57 +1,40 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import { postgresSchemaOnce } from '../db/postgres-schema-once.ts';
-
-const TABLE = 'forja_rate_windows';
-/** Epoch milliseconds by the database's clock, so every instance counts in the same window. */
-const NOW_MS = '(extract(epoch from now()) * 1000)::bigint';
-/** Finished windows are deleted every this many hits (of this instance). */
-const SWEEP_EVERY = 500;
+import { postgresFixedWindowCounter, type OverLimit } from '../db/postgres-fixed-window-counter.ts';
 
 type Done = Parameters<FastifyRateLimitStore['incr']>[1];
 
+/** What a route's over-limit hits do to its window, from the plugin's options (its root options or a route's merged ones). */
+function overLimitOf(options: unknown): OverLimit {
+  const { continueExceeding, exponentialBackoff } = (options ?? {}) as { continueExceeding?: unknown; exponentialBackoff?: unknown };
+  // The plugin's own stores check continueExceeding first when both are set.
+  if (continueExceeding === true) return 'restart';
+  if (exponentialBackoff === true) return 'backoff';
+  return 'keep';
+}
+
 /**
  * @fastify/rate-limit's counters on PostgreSQL, for several instances sharing one database
- * without Redis: one fixed window per key (route + client address) in an unlogged table (counters
- * need no crash safety), counted in one upsert with the database's clock, so a limit of 20 a
- * minute is 20 a minute across every instance, as with Redis. `continueExceeding` and
- * `exponentialBackoff` are not supported (no route here sets them).
+ * without Redis: one fixed window per key (route + client address), counted with the database's
+ * clock (postgres-fixed-window-counter.ts), so a limit of 20 a minute is 20 a minute across every
+ * instance, as with Redis. `continueExceeding` and `exponentialBackoff` work as in the plugin's
+ * Redis store. `read` (the plugin's `{ increment: false }`) is not implemented: no route uses it,
+ * and the plugin then fails with a message naming it.
  */
 export function postgresRateLimitStore(pool: pg.Pool, log: FastifyBaseLogger): FastifyRateLimitStoreCtor {
-  let hits = 0;
+  const hit = postgresFixedWindowCounter(pool, { table: 'forja_rate_windows', schemaLock: 'forja:rate-windows:schema', label: 'rate-limit window', log });
 
-  const ensureTable = postgresSchemaOnce(pool, 'forja:rate-windows:schema', [
-    `CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (key text PRIMARY KEY, count integer NOT NULL, reset_at bigint NOT NULL)`,
-  ]);
+  /** One route's counters (or the root's): keys under `prefix`, over-limit hits handled as `overLimit` says. */
+  class RouteStore implements FastifyRateLimitStore {
+    constructor(
+      private readonly prefix: string,
+      private readonly overLimit: OverLimit,
+    ) {}
 
-  const hit = async (key: string, windowMs: number) => {
-    await ensureTable();
-    const { rows } = await pool.query<{ count: number; ttl: string }>(
-      `INSERT INTO ${TABLE} AS w (key, count, reset_at) VALUES ($1, 1, ${NOW_MS} + $2)
-       ON CONFLICT (key) DO UPDATE SET
-         count = CASE WHEN w.reset_at <= ${NOW_MS} THEN 1 ELSE w.count + 1 END,
-         reset_at = CASE WHEN w.reset_at <= ${NOW_MS} THEN ${NOW_MS} + $2 ELSE w.reset_at END
-       RETURNING count, reset_at - ${NOW_MS} AS ttl`,
-      [key, windowMs],
-    );
-    if (++hits % SWEEP_EVERY === 0) {
-      void pool.query(`DELETE FROM ${TABLE} WHERE reset_at < ${NOW_MS}`).catch((error) => log.warn({ err: error }, 'rate-limit window sweep failed'));
-    }
-    return { current: Number(rows[0].count), ttl: Math.max(0, Number(rows[0].ttl)) };
-  };
-
-  class PostgresRateLimitStore implements FastifyRateLimitStore {
-    private readonly prefix: string;
-
-    /** The plugin constructs the root store with its options object; child() passes the route's key prefix. */
-    constructor(prefix?: unknown) {
-      this.prefix = typeof prefix === 'string' ? prefix : 'forja-rate-limit-';
-    }
-
-    incr(key: string, done: Done, timeWindow: number): void {
-      hit(this.prefix + key, timeWindow).then(
-        (result) => done(null, result),
+    incr(key: string, done: Done, timeWindow: number, max: number): void {
+      hit({ key: this.prefix + key, windowMs: timeWindow, max, overLimit: this.overLimit }).then(
+        ({ count, ttlMs }) => done(null, { current: count, ttl: ttlMs }),
         (error: Error) => {
           log.warn({ err: error }, 'rate-limit counter (PostgreSQL) failed');
           done(error);
@@ -62,8 +45,14 @@ export function postgresRateLimitStore(pool: pg.Pool, log: FastifyBaseLogger): F
     /** Each route counts apart, as the plugin's own stores do (its options carry `routeInfo`, the route). */
     child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): FastifyRateLimitStore {
       const { method, url } = (routeOptions as unknown as { routeInfo: { method?: string | string[]; url?: string } }).routeInfo;
-      return new PostgresRateLimitStore(`${this.prefix}${method ?? ''}${url ?? ''}-`);
+      return new RouteStore(`${this.prefix}${method ?? ''}${url ?? ''}-`, overLimitOf(routeOptions));
     }
   }
-  return PostgresRateLimitStore;
+
+  /** The plugin constructs the root store with its global options. */
+  return class PostgresRateLimitStore extends RouteStore {
+    constructor(globalOptions: unknown) {
+      super('forja-rate-limit-', overLimitOf(globalOptions));
+    }
+  };
 }

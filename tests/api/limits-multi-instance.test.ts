@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 import { call, spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
 import { postgresSlotLeases } from '../../server/files/postgres-slot-leases.ts';
+import { postgresRateLimitStore } from '../../server/http/postgres-rate-limit-store.ts';
 
 /**
  * Per-IP and per-user limits across two real server processes on one PostgreSQL database and no
@@ -187,6 +188,50 @@ describe.skipIf(!enabled)('limits across two instances on PostgreSQL without Red
     await cancelAll();
     await accepted;
   }, 120_000);
+
+  it("the rate-limit store restarts or backs off a window over its limit as the plugin's options ask", async () => {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+    const log = { warn: () => {} } as unknown as Parameters<typeof postgresRateLimitStore>[1];
+    const Store = postgresRateLimitStore(pool, log);
+    const WINDOW = 60_000;
+    const MAX = 2;
+    /** The store as the plugin uses it: a route's child store, counting `hits` hits on one key. */
+    const counts = async (options: Record<string, unknown>, route: string, hits: number) => {
+      const store = new Store(options as never).child({ ...options, routeInfo: { method: 'POST', url: route } } as never);
+      const results: { current: number; ttl: number }[] = [];
+      for (let i = 0; i < hits; i++) {
+        results.push(await new Promise((resolve, reject) => store.incr('203.0.113.9', (error, result) => (error ? reject(error) : resolve(result!)), WINDOW, MAX)));
+      }
+      return results;
+    };
+    try {
+      // Default: the window ends when it would have, over the limit or not.
+      const kept = await counts({}, '/keep', 4);
+      expect(kept.map((r) => r.current)).toEqual([1, 2, 3, 4]);
+      for (const r of kept) expect(r.ttl).toBeLessThanOrEqual(WINDOW);
+      expect(kept[3].ttl).toBeLessThanOrEqual(kept[2].ttl);
+
+      // continueExceeding: every hit over the limit starts the window again.
+      const restarted = await counts({ continueExceeding: true }, '/restart', 4);
+      expect(restarted.map((r) => r.current)).toEqual([1, 2, 3, 4]);
+      expect(restarted.slice(2).map((r) => r.ttl)).toEqual([WINDOW, WINDOW]);
+
+      // exponentialBackoff: the n-th hit over the limit makes the window WINDOW × 2^(n-1) from now,
+      // up to Number.MAX_SAFE_INTEGER (the plugin's Redis script, which shares its counters across instances too).
+      const backedOff = await counts({ exponentialBackoff: true }, '/backoff', 80);
+      expect(backedOff.slice(0, 6).map((r) => r.current)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(backedOff[1].ttl).toBeLessThanOrEqual(WINDOW);
+      expect(backedOff.slice(2, 6).map((r) => r.ttl)).toEqual([WINDOW, 2 * WINDOW, 4 * WINDOW, 8 * WINDOW]);
+      expect(backedOff[79]).toEqual({ current: 80, ttl: Number.MAX_SAFE_INTEGER });
+
+      // Each route's options are its own: the same address on another route is not backed off.
+      const other = await counts({}, '/other', 3);
+      expect(other.map((r) => r.current)).toEqual([1, 2, 3]);
+      expect(other[2].ttl).toBeLessThanOrEqual(WINDOW);
+    } finally {
+      await pool.end();
+    }
+  }, 60_000);
 
   it('a live holder keeps renewing its lease, so a slot held longer than the lease time still counts', async () => {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
