@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { SqlDialect } from './sql-dialect.ts';
 import { DEFAULT_PG_POOL_SIZE, openPostgresDatabase } from './postgres-database.ts';
+import type { SqliteCheckpointLog } from './sqlite-checkpointer.ts';
 import { openSqliteDatabase } from './sqlite-database.ts';
 
 export type Row = Record<string, unknown>;
@@ -66,13 +67,15 @@ export interface DatabaseOptions {
   databaseUrl: string | null;
   /** PostgreSQL connections of this instance (PG_POOL_SIZE, read by server/config.ts); default 10. */
   poolSize?: number;
+  /** Where background database work reports failures (SQLite: the WAL checkpoint worker); default the console. */
+  log?: SqliteCheckpointLog;
 }
 
 type Opener = (location: string, options: DatabaseOptions) => Database;
 
 /** Engines by URL scheme: SQLite (one process) or PostgreSQL (several instances, see README.md "Scaling out"). */
 const OPENERS: Record<string, Opener> = {
-  sqlite: (location) => openSqliteDatabase(location),
+  sqlite: (location, options) => openSqliteDatabase(location, { log: options.log }),
   postgres: (location, options) => openPostgresDatabase(location, { poolSize: options.poolSize ?? DEFAULT_PG_POOL_SIZE }),
 };
 

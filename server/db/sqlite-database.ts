@@ -3,6 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database, Row } from './database.ts';
+import { createSqliteCheckpointer, type SqliteCheckpointer, type SqliteCheckpointLog, type SqliteCheckpointOptions, type SqliteCheckpointStats } from './sqlite-checkpointer.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
 import { TransactionScope } from './transaction-scope.ts';
 
@@ -19,18 +20,39 @@ const BULK_SLICE_MS = 8;
 /** Longest synchronous read of one streamed batch (the consumer then formats and writes it). */
 const STREAM_SLICE_MS = 6;
 
-function configure(db: BetterSqlite3.Database): void {
-  db.pragma('journal_mode = WAL');
+/** SQLite's default: the committing connection checkpoints once the WAL reaches 1,000 pages. */
+const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
+
+/** Returns the journal mode in force ('wal', or 'memory' for an in-memory database). */
+function configure(db: BetterSqlite3.Database, autoCheckpointPages: number): string {
+  const journalMode = String(db.pragma('journal_mode = WAL', { simple: true }));
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
   // Safe with WAL (a crash can lose the last commits, never corrupt) and much faster writes.
   db.pragma('synchronous = NORMAL');
+  db.pragma(`wal_autocheckpoint = ${autoCheckpointPages}`);
+  return journalMode;
 }
 
-export function openSqliteDatabase(file: string): Database {
+export interface SqliteDatabaseOptions {
+  /** Where the WAL checkpoint worker reports failures (the server's logger); default the console. */
+  log?: SqliteCheckpointLog;
+  /**
+   * Who copies the WAL into the database file. 'worker' (default): a worker thread
+   * (sqlite-checkpointer.ts), never the event loop. 'committing-connection': SQLite's automatic
+   * checkpoint inside the COMMIT that grows the WAL past 1,000 pages, on the event loop (how it
+   * was before; tests/bench/wal-checkpoint.bench.ts compares the two).
+   */
+  checkpointIn?: 'worker' | 'committing-connection';
+  /** Thresholds of the checkpoint worker (tests use small ones). */
+  checkpointTuning?: SqliteCheckpointOptions;
+}
+
+export function openSqliteDatabase(file: string, options: SqliteDatabaseOptions = {}): Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new BetterSqlite3(file);
-  configure(db);
+  let autoCheckpointPages = options.checkpointIn === 'committing-connection' ? SQLITE_AUTOCHECKPOINT_PAGES : 0;
+  const journalMode = configure(db, autoCheckpointPages);
   const kysely = new Kysely<any>({ dialect: new SqliteDialect({ database: db }) });
   const statements = new Map<string, BetterSqlite3.Statement>();
 
@@ -41,6 +63,27 @@ export function openSqliteDatabase(file: string): Database {
   // data_version moves when another connection commits; our own writes are counted here.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   let ownWrites = 0;
+
+  // An in-memory database has no WAL (journal mode 'memory'): SQLite's default behaviour stays.
+  let checkpointer: SqliteCheckpointer | null = null;
+  if (autoCheckpointPages === 0 && journalMode === 'wal') {
+    checkpointer = createSqliteCheckpointer(file, {
+      ...options.checkpointTuning,
+      log: options.log,
+      onGiveUp: () => {
+        autoCheckpointPages = SQLITE_AUTOCHECKPOINT_PAGES;
+        for (const open of [db, txConnection?.db]) if (open?.open) open.pragma(`wal_autocheckpoint = ${autoCheckpointPages}`);
+      },
+    });
+  } else if (autoCheckpointPages === 0) {
+    autoCheckpointPages = SQLITE_AUTOCHECKPOINT_PAGES;
+    db.pragma(`wal_autocheckpoint = ${autoCheckpointPages}`);
+  }
+  /** A write transaction committed (or ended) on one of this Database's connections. */
+  const committed = () => {
+    ownWrites++;
+    checkpointer?.noteCommit();
+  };
 
   const params = (query: CompiledQuery): unknown[] => query.parameters.map(toSqliteValue);
 
@@ -64,7 +107,7 @@ export function openSqliteDatabase(file: string): Database {
   const txDb = () => {
     if (!txConnection) {
       const db = new BetterSqlite3(file);
-      configure(db);
+      configure(db, autoCheckpointPages);
       txConnection = { db, statements: new Map() };
     }
     return txConnection;
@@ -95,7 +138,7 @@ export function openSqliteDatabase(file: string): Database {
         throw error;
       }
       tx.release = () => {
-        ownWrites++;
+        committed();
         bulkWrite = null;
         done();
       };
@@ -142,7 +185,7 @@ export function openSqliteDatabase(file: string): Database {
     bulkWrite = new Promise((resolve) => (done = resolve));
     const writer = new BetterSqlite3(file);
     try {
-      configure(writer);
+      configure(writer, autoCheckpointPages);
       const prepared = new Map<string, BetterSqlite3.Statement>();
       writer.exec('BEGIN IMMEDIATE');
       let sliceStart = performance.now();
@@ -161,7 +204,7 @@ export function openSqliteDatabase(file: string): Database {
       throw error;
     } finally {
       writer.close();
-      ownWrites++;
+      committed();
       bulkWrite = null;
       done();
     }
@@ -192,7 +235,7 @@ export function openSqliteDatabase(file: string): Database {
     async run(query) {
       if (await writingTransaction()) return txPrepare(query.sql).run(params(query)).changes;
       while (bulkWrite) await writeTurn();
-      ownWrites++;
+      committed();
       return prepare(query.sql).run(params(query)).changes;
     },
     async runAll(queries) {
@@ -200,7 +243,7 @@ export function openSqliteDatabase(file: string): Database {
       if (tx) return savepoint(tx, () => runOnTransaction(queries));
       if (queries.length > BULK_WRITE_STATEMENTS) return writeInSlices(queries);
       while (bulkWrite) await writeTurn();
-      ownWrites++;
+      committed();
       db.transaction(() => {
         for (const query of queries) prepare(query.sql).run(params(query));
       })();
@@ -261,14 +304,25 @@ export function openSqliteDatabase(file: string): Database {
       txConnection?.db.close();
       txConnection = null;
       await kysely.destroy();
+      // Kysely closes the handle only if it ever ran a query itself (its driver opens on first use);
+      // Databases that ran everything through prepared statements kept the connection open.
+      if (db.open) db.close();
+      // After the server's connections: the worker's is then the last, and its close copies what
+      // is left and removes the WAL file off the event loop.
+      await checkpointer?.close();
     },
   };
   nativeHandles.set(database, db);
+  if (checkpointer) checkpointStats.set(database, checkpointer.stats);
   // The check and the write are one synchronous step: a write resumed a tick after the check could
   // find a bulk write or a transaction begun in between.
   writeGates.set(database, async (write) => {
     while (bulkWrite) await bulkWrite;
-    return write();
+    try {
+      return write();
+    } finally {
+      checkpointer?.noteCommit();
+    }
   });
   return database;
 }
@@ -300,6 +354,13 @@ const writeGates = new WeakMap<Database, SqliteWriteGate>();
 /** The write gate of a SQLite Database's own connection (see SqliteWriteGate), or null when `database` is not SQLite. */
 export function sqliteWriteGateOf(database: Database): SqliteWriteGate | null {
   return writeGates.get(database) ?? null;
+}
+
+const checkpointStats = new WeakMap<Database, () => SqliteCheckpointStats>();
+
+/** What the WAL checkpoint worker did so far, or null when `database` is not SQLite in WAL mode with the worker. */
+export function sqliteCheckpointStatsOf(database: Database): SqliteCheckpointStats | null {
+  return checkpointStats.get(database)?.() ?? null;
 }
 
 /** The server's own better-sqlite3 handle, or null when `database` is not SQLite. */

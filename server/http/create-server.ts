@@ -105,7 +105,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const identityConfig: IdentityConfig = { ...featureConfig.identity, ...options.identity };
   checkScaleOutSecrets(config, identityConfig);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.pgPoolSize });
+  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.pgPoolSize, log: app.log });
   app.addHook('onClose', async () => database.close());
   const models = Object.values(entities);
   const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());

@@ -1,0 +1,318 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Copies SQLite's write-ahead log into the database file from a worker thread with a connection
+ * of its own, so no checkpoint runs on the event loop. SQLite's automatic checkpoint runs inside
+ * the COMMIT that grows the WAL past 1,000 pages, on the committing connection: after a
+ * 120,000-row import that was about a second of event loop (health checks waited; README.md
+ * "Figures"). The server's connections turn it off (wal_autocheckpoint=0) and note each commit
+ * here instead.
+ *
+ * - After commits (coalesced, checkDelayMs) and every safetyCheckMs, the WAL file's size is read
+ *   (async fs.stat); at walBytes or more the worker is asked for a PASSIVE checkpoint, which never
+ *   takes a lock that readers or writers wait for (https://www.sqlite.org/wal.html). The worker
+ *   starts on the first such request: a small database (most tests) never starts a thread.
+ * - A PASSIVE checkpoint never shrinks the file; writers then reuse it from its start. After a
+ *   large transaction it stays as large, so when no checkpoint was asked for idleMs and the file is
+ *   over truncateAboveBytes, the worker runs TRUNCATE. That takes SQLite's write lock briefly (a
+ *   write on the main thread waits in the busy handler meanwhile), so it runs only right after a
+ *   PASSIVE that copied everything (nothing left to copy under the lock) and with busy_timeout=0
+ *   (a reader or writer present: it gives up at once and tries again later). journal_size_limit is
+ *   not used: it truncates inside the next COMMIT, on the main thread, and cutting a synced 34 MB
+ *   WAL took 30 to 45 ms there (400 MB: 290 ms).
+ * - A worker that fails is logged and started again on the next request after a pause; after
+ *   MAX_FAILURES the database goes back to SQLite's own checkpoint (onGiveUp), so the WAL never
+ *   grows without bound.
+ * - close() lets a checkpoint under way finish, closes the worker's connection (after the server's
+ *   own: the last connection to close checkpoints the rest and removes the WAL, here in the worker)
+ *   and ends the thread; a worker that does not end within CLOSE_TIMEOUT_MS is terminated.
+ */
+export interface SqliteCheckpointOptions {
+  /** WAL file size from which a checkpoint is asked for (default 4 MiB: SQLite's 1,000 pages of 4 KiB). */
+  walBytes?: number;
+  /** Wait after a commit before reading the WAL's size, so a burst of commits makes one check. */
+  checkDelayMs?: number;
+  /** Period of the check that does not wait for a commit (writes through other connections or processes). */
+  safetyCheckMs?: number;
+  /** Least time between two checkpoints of the worker. */
+  minIntervalMs?: number;
+  /** Time without a checkpoint request after which an oversized WAL file is truncated. */
+  idleMs?: number;
+  /** WAL file size above which an idle worker truncates it. */
+  truncateAboveBytes?: number;
+  /** Pause before starting a worker again after a failure, times the consecutive failures. */
+  restartPauseMs?: number;
+}
+
+/** Where the checkpointer reports its failures (pino's logger fits). */
+export interface SqliteCheckpointLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface SqliteCheckpointStats {
+  /** Worker threads started so far. */
+  workerStarts: number;
+  /** Checkpoints that ran, by mode, and how many of them could not copy every frame (a reader or writer in the way). */
+  passive: number;
+  truncate: number;
+  busy: number;
+  /** Frames in the WAL and frames copied, as the last checkpoint reported them. */
+  lastFrames: number;
+  lastCopied: number;
+  /** Worker failures (errors reported by a checkpoint, a worker that crashed or could not start). */
+  failures: number;
+  /** True once the checkpointer gave up and SQLite's own checkpoint is back on. */
+  gaveUp: boolean;
+}
+
+export interface SqliteCheckpointer {
+  /** A write transaction committed on one of the server's connections. */
+  noteCommit(): void;
+  stats(): SqliteCheckpointStats;
+  /** Ends the worker; call after closing the server's own connections. */
+  close(): Promise<void>;
+}
+
+const DEFAULTS: Required<SqliteCheckpointOptions> = {
+  walBytes: 4 * 1024 * 1024,
+  checkDelayMs: 200,
+  safetyCheckMs: 30_000,
+  minIntervalMs: 1_000,
+  idleMs: 5_000,
+  truncateAboveBytes: 16 * 1024 * 1024,
+  restartPauseMs: 5_000,
+};
+/** Consecutive failures after which SQLite's own checkpoint is turned back on. */
+const MAX_FAILURES = 3;
+const CLOSE_TIMEOUT_MS = 10_000;
+const WORKER_HEAP_MB = 32;
+
+// Plain CommonJS run with eval, so it works the same under tsx, vitest and the esbuild bundle (no
+// .ts file to load, nothing to add to scripts/build-server.ts); better-sqlite3 is resolved here and
+// passed in by absolute path.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const { driverPath, file, minIntervalMs, idleMs, truncateAboveBytes } = workerData;
+const Database = require(driverPath);
+let db;
+try {
+  db = new Database(file, { fileMustExist: true });
+} catch (error) {
+  // better-sqlite3's SqliteError reaches the main thread as { code } alone: a plain Error keeps the text.
+  throw new Error('could not open ' + file + ': ' + error.message + ' (' + error.code + ')');
+}
+// Never wait: PASSIVE takes no lock anyone waits for, and a TRUNCATE that meets a reader or a
+// writer falls back at once instead of holding SQLite's write lock while it waits.
+db.pragma('busy_timeout = 0');
+let lastRequest = 0;
+let lastRun = 0;
+let passiveTimer = null;
+let idleTimer = null;
+let closed = false;
+const walSize = () => { try { return fs.statSync(file + '-wal').size; } catch { return 0; } };
+function checkpoint(mode) {
+  const started = performance.now();
+  try {
+    const [result] = db.pragma('wal_checkpoint(' + mode + ')');
+    parentPort.postMessage({ type: 'checkpointed', mode, busy: result.busy !== 0, frames: result.log, copied: result.checkpointed, ms: performance.now() - started });
+    return result;
+  } catch (error) {
+    parentPort.postMessage({ type: 'error', mode, message: error && error.message ? error.message : String(error), code: error && error.code });
+    return null;
+  }
+}
+function scheduleIdle() {
+  clearTimeout(idleTimer);
+  idleTimer = setTimeout(idle, idleMs);
+}
+function passive() {
+  passiveTimer = null;
+  if (closed) return;
+  lastRun = Date.now();
+  checkpoint('PASSIVE');
+  if (walSize() > truncateAboveBytes) scheduleIdle();
+}
+function idle() {
+  idleTimer = null;
+  if (closed) return;
+  if (Date.now() - lastRequest < idleMs) return scheduleIdle();
+  if (walSize() <= truncateAboveBytes) return;
+  // Everything copied first, without locks; TRUNCATE then only resets and cuts the file.
+  const copied = checkpoint('PASSIVE');
+  if (!copied || copied.busy !== 0 || copied.log !== copied.checkpointed) return scheduleIdle();
+  const cut = checkpoint('TRUNCATE');
+  if (!cut || cut.busy !== 0) scheduleIdle();
+}
+parentPort.on('message', (message) => {
+  if (closed) return;
+  if (message.type === 'checkpoint') {
+    lastRequest = Date.now();
+    if (!passiveTimer) passiveTimer = setTimeout(passive, Math.max(0, lastRun + minIntervalMs - Date.now()));
+  } else if (message.type === 'close') {
+    closed = true;
+    clearTimeout(passiveTimer);
+    clearTimeout(idleTimer);
+    db.close();
+    parentPort.close();
+  }
+});
+`;
+
+interface WorkerMessage {
+  type: 'checkpointed' | 'error';
+  mode: 'PASSIVE' | 'TRUNCATE';
+  busy?: boolean;
+  frames?: number;
+  copied?: number;
+  ms?: number;
+  message?: string;
+  code?: string;
+}
+
+const localRequire = createRequire(import.meta.url);
+
+export const consoleCheckpointLog: SqliteCheckpointLog = {
+  warn: (details, message) => console.warn(`[sqlite] ${message}`, details),
+  error: (details, message) => console.error(`[sqlite] ${message}`, details),
+};
+
+/**
+ * The checkpointer of the SQLite database `file` (in WAL mode, its connections opened with
+ * wal_autocheckpoint=0). `onGiveUp` turns SQLite's own checkpoint back on for those connections.
+ */
+export function createSqliteCheckpointer(
+  file: string,
+  options: SqliteCheckpointOptions & { log?: SqliteCheckpointLog; onGiveUp: () => void },
+): SqliteCheckpointer {
+  const settings = { ...DEFAULTS, ...options };
+  const log = options.log ?? consoleCheckpointLog;
+  const walFile = `${file}-wal`;
+  const stats: SqliteCheckpointStats = { workerStarts: 0, passive: 0, truncate: 0, busy: 0, lastFrames: 0, lastCopied: 0, failures: 0, gaveUp: false };
+  let worker: Worker | null = null;
+  let workerExit: Promise<void> = Promise.resolve();
+  let consecutiveFailures = 0;
+  let restartAfter = 0;
+  let checkTimer: NodeJS.Timeout | null = null;
+  let safetyTimer: NodeJS.Timeout | null = null;
+  let closing = false;
+
+  const fail = (details: object, message: string) => {
+    stats.failures++;
+    consecutiveFailures++;
+    restartAfter = Date.now() + settings.restartPauseMs * consecutiveFailures;
+    if (consecutiveFailures < MAX_FAILURES) {
+      log.warn({ ...details, file, failures: consecutiveFailures }, `${message}; the next checkpoint request tries again`);
+      return;
+    }
+    if (stats.gaveUp) return;
+    stats.gaveUp = true;
+    log.error(
+      { ...details, file, failures: consecutiveFailures },
+      `${message}; after ${MAX_FAILURES} failures SQLite's own WAL checkpoint is back on (it runs on the event loop after large commits). Restart the server to try the worker again`,
+    );
+    stopWorker();
+    if (safetyTimer) clearInterval(safetyTimer);
+    options.onGiveUp();
+  };
+
+  const startWorker = (): Worker | null => {
+    if (worker) return worker;
+    if (closing || stats.gaveUp || Date.now() < restartAfter) return null;
+    let started: Worker;
+    try {
+      started = new Worker(WORKER_SOURCE, {
+        eval: true,
+        workerData: {
+          driverPath: localRequire.resolve('better-sqlite3'),
+          file,
+          minIntervalMs: settings.minIntervalMs,
+          idleMs: settings.idleMs,
+          truncateAboveBytes: settings.truncateAboveBytes,
+        },
+        resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      });
+    } catch (error) {
+      fail({ err: error }, 'The WAL checkpoint worker could not start');
+      return null;
+    }
+    stats.workerStarts++;
+    // Never what keeps the process alive: close() ends it, and a process that forgets to close exits anyway.
+    started.unref();
+    started.on('message', (message: WorkerMessage) => {
+      if (message.type === 'error') {
+        fail({ mode: message.mode, code: message.code }, `A WAL checkpoint (${message.mode}) failed in the worker: ${message.message}`);
+        return;
+      }
+      consecutiveFailures = 0;
+      if (message.mode === 'TRUNCATE') stats.truncate++;
+      else stats.passive++;
+      if (message.busy) stats.busy++;
+      stats.lastFrames = message.frames ?? 0;
+      stats.lastCopied = message.copied ?? 0;
+    });
+    // An uncaught error (the connection could not open, out of memory) ends the thread: 'exit' follows.
+    let errored = false;
+    started.on('error', (error: Partial<NodeJS.ErrnoException>) => {
+      errored = true;
+      fail({ err: error }, `The WAL checkpoint worker stopped with an error: ${error.message ?? error.code ?? String(error)}`);
+    });
+    workerExit = new Promise((resolve) =>
+      started.once('exit', (code) => {
+        if (worker === started) worker = null;
+        if (!closing && !errored && code !== 0) fail({ code }, `The WAL checkpoint worker exited with code ${code}`);
+        resolve();
+      }),
+    );
+    worker = started;
+    return started;
+  };
+
+  function stopWorker(): void {
+    const running = worker;
+    if (!running) return;
+    running.postMessage({ type: 'close' });
+    const timer = setTimeout(() => {
+      log.warn({ file }, `The WAL checkpoint worker did not end within ${CLOSE_TIMEOUT_MS / 1000} s of close; it was terminated`);
+      void running.terminate();
+    }, CLOSE_TIMEOUT_MS);
+    timer.unref();
+    void workerExit.then(() => clearTimeout(timer));
+  }
+
+  const check = async () => {
+    checkTimer = null;
+    if (closing || stats.gaveUp) return;
+    let size = 0;
+    try {
+      size = (await fs.promises.stat(walFile)).size;
+    } catch {
+      return; // no WAL file (nothing written yet, or the last connection removed it)
+    }
+    if (size < settings.walBytes || closing) return;
+    startWorker()?.postMessage({ type: 'checkpoint' });
+  };
+
+  safetyTimer = setInterval(() => void check(), settings.safetyCheckMs);
+  safetyTimer.unref();
+
+  return {
+    noteCommit() {
+      if (checkTimer || closing || stats.gaveUp) return;
+      checkTimer = setTimeout(() => void check(), settings.checkDelayMs);
+      checkTimer.unref();
+    },
+    stats: () => ({ ...stats }),
+    async close() {
+      closing = true;
+      if (safetyTimer) clearInterval(safetyTimer);
+      if (checkTimer) clearTimeout(checkTimer);
+      checkTimer = null;
+      stopWorker();
+      await workerExit;
+    },
+  };
+}
