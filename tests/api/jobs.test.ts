@@ -1,8 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, expectErrorShape, minimalKnowledge, userWith, type TestUser } from './helpers/fixtures.ts';
+import { startHeldPageSite, type HeldPageSite } from './helpers/held-page-site.ts';
+import { until } from './helpers/until.ts';
 import { JobQueue } from '../../server/jobs/job-queue.ts';
 import { createJobStore } from '../../server/jobs/job-store.ts';
 import { DEFAULT_JOB_SETTINGS } from '../../server/jobs/job-settings.ts';
@@ -17,35 +17,10 @@ const FAST = { JOBS_HEARTBEAT_SECONDS: '0.2', JOBS_STALE_SECONDS: '0.6', JOBS_PO
 let server: TestServer;
 let owner: TestUser;
 let other: TestUser;
-let site: http.Server;
-let siteUrl: string;
-/** Requests to /hold wait here until the test lets them go. */
-const held: http.ServerResponse[] = [];
-const release = () => {
-  for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'text/plain' }).end('La garantía cubre dos años.');
-};
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> => {
-  for (let i = 0; i < 400; i++) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-};
-/** Answers the held page once the training has asked for it (not before: it would wait for its timeout). */
-const releaseWhenAsked = async () => {
-  await until(async () => held.length, (n) => n > 0, 'the training to fetch the page');
-  release();
-};
+let site: HeldPageSite;
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    if (req.url === '/hold') held.push(res);
-    else res.writeHead(200, { 'content-type': 'text/plain' }).end('Abrimos de 9 a 18 h.');
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startHeldPageSite();
   server = await startTestServer({ env: FAST });
   const permissions = ['knowledge:manage', 'knowledgesource:manage', 'bot:manage'];
   owner = await userWith(server, permissions);
@@ -53,15 +28,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  release();
+  site?.release();
   await server?.close();
-  site.closeAllConnections();
-  await new Promise((resolve) => site.close(resolve));
+  await site?.close();
 });
 
 async function heldKnowledge(client: TestUser['client'], name: string) {
   // A page read at training time that answers only when the test says so.
-  const knowledge = await client.post('/api/knowledge', minimalKnowledge(name, { urls: [{ title: 'web', url: `${siteUrl}/hold` }] }));
+  const knowledge = await client.post('/api/knowledge', minimalKnowledge(name, { urls: [{ title: 'web', url: `${site.url}/hold` }] }));
   expect(knowledge.status).toBe(201);
   return knowledge.body as { _id: string };
 }
@@ -84,7 +58,7 @@ describe('training as a job', () => {
     expect(job).toMatchObject({ kind: 'train', state: 'running', subject: { entity: 'knowledge', id: knowledge._id, label: 'Garantías' } });
     expect(job.worker).toBeUndefined();
 
-    await releaseWhenAsked();
+    await site.releaseWhenAsked();
     const done = await training;
     expect(done.status).toBe(200);
     expect(done.body).toMatchObject({ chunks: 1, problems: [] });
@@ -112,7 +86,7 @@ describe('training as a job', () => {
     const cancel = await owner.client.post(`/api/jobs/${jobId}/cancel`);
     expect(cancel.status).toBe(200);
     expect(cancel.body.cancelRequested).toBe(true);
-    await releaseWhenAsked();
+    await site.releaseWhenAsked();
     const ended = await training;
     expect(ended.status).toBe(409);
     expect(ended.body.i18nMessage).toBe('error.jobs.cancelled');
@@ -125,7 +99,7 @@ describe('training as a job', () => {
     // Nothing holds the knowledge base any more.
     const again = owner.client.get(`/api/rag/train/${knowledge._id}`);
     await until(() => owner.client.get(`/api/rag/status/${knowledge._id}`), (r) => r.body.state === 'running', 'the retraining');
-    await releaseWhenAsked();
+    await site.releaseWhenAsked();
     expect((await again).status).toBe(200);
   });
 });

@@ -2,46 +2,25 @@
 // knowledge list shows per row whether a base is being trained, was never trained, needs
 // retraining (a source added, changed or removed since, or its own texts edited) or is current.
 // Derived per read for a whole page at once: the same number of queries for 3 rows as for 30.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { knowledgeIndexState } from '../../server/rag/train/knowledge-index-state.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, minimalKnowledge } from './helpers/fixtures.ts';
+import { startHeldPageSite, type HeldPageSite } from './helpers/held-page-site.ts';
+import { until } from './helpers/until.ts';
 
 let server: TestServer;
-let site: http.Server;
-let siteUrl: string;
-/** Requests to /hold wait here until the test lets them go. */
-const held: http.ServerResponse[] = [];
-const release = () => {
-  for (const res of held.splice(0)) res.writeHead(200, { 'content-type': 'text/plain' }).end('La garantía cubre dos años.');
-};
-
-const until = async <T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> => {
-  for (let i = 0; i < 400; i++) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-};
+let site: HeldPageSite;
 
 beforeAll(async () => {
-  site = http.createServer((req, res) => {
-    if (req.url === '/hold') held.push(res);
-    else res.writeHead(200, { 'content-type': 'text/plain' }).end('Abrimos de 9 a 18 h.');
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startHeldPageSite();
   server = await startTestServer({ env: { JOBS_POLL_MS: '50', RAG_ALLOW_PRIVATE_URLS: 'true' } });
 });
 
 afterAll(async () => {
-  release();
+  site?.release();
   await server?.close();
-  site.closeAllConnections();
-  await new Promise((resolve) => site.close(resolve));
+  await site?.close();
 });
 
 const textSource = (name: string, text: string) => ({ name, type: 'text', sourceText: text, text });
@@ -100,11 +79,10 @@ describe('indexState on knowledge reads', () => {
   });
 
   it('is "training" while a training of the base is queued or running', async () => {
-    const knowledge = await create(server, '/api/knowledge', minimalKnowledge('Garantías', { urls: [{ title: 'web', url: `${siteUrl}/hold` }] }));
+    const knowledge = await create(server, '/api/knowledge', minimalKnowledge('Garantías', { urls: [{ title: 'web', url: `${site.url}/hold` }] }));
     const training = server.get(`/api/rag/train/${knowledge._id}`);
     await until(() => stateOf(knowledge._id), (state) => state === 'training', 'the list to show the training');
-    await until(async () => held.length, (n) => n > 0, 'the training to fetch the page');
-    release();
+    await site.releaseWhenAsked();
     expect((await training).status).toBe(200);
     expect(await stateOf(knowledge._id)).toBe('trained');
   });

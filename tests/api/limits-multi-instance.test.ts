@@ -1,11 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
-import { call, spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
+import { TEST_BACKEND } from './helpers/test-database.ts';
+import { startPostgresInstances, type PostgresInstances } from './helpers/postgres-instances.ts';
+import { until as untilEvery } from './helpers/until.ts';
+import { call, type ChildServer } from '../fuzz/helpers/child-server.ts';
 import { postgresSlotLeases } from '../../server/files/postgres-slot-leases.ts';
 import { postgresRateLimitStore } from '../../server/http/postgres-rate-limit-store.ts';
 
@@ -22,7 +20,6 @@ import { postgresRateLimitStore } from '../../server/http/postgres-rate-limit-st
  * what they are compared with), standing in for the time passing.
  */
 const enabled = TEST_BACKEND === 'postgres';
-const ADMIN_PASSWORD = 'Limits-admin-1234';
 const START_LIMIT = 4;
 const LEASE_SECONDS = 600;
 const UPLOAD_QUOTA = 1000;
@@ -33,22 +30,13 @@ interface Job {
   state: string;
 }
 
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string): Promise<T> {
-  for (let i = 0; i < 600; i++) {
-    const value = await read();
-    if (ok(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Timed out waiting for ${what}`);
-}
+const until = <T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string) => untilEvery(read, ok, what, { tries: 600, everyMs: 100 });
 
 describe.skipIf(!enabled)('limits across two instances on PostgreSQL without Redis', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-limits-multi-'));
+  let cluster: PostgresInstances;
   let databaseUrl = '';
-  let env: Record<string, string> = {};
   let a: ChildServer;
   let b: ChildServer;
-  let doomed: ChildServer | undefined;
   let sql: pg.Client;
   let token = '';
 
@@ -71,33 +59,25 @@ describe.skipIf(!enabled)('limits across two instances on PostgreSQL without Red
   };
 
   beforeAll(async () => {
-    databaseUrl = await createTestPostgresDatabase('forja_limits_multi');
-    env = {
-      DATABASE_URL: databaseUrl,
-      INSTANCE_MODE: 'multi',
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      API_KEY_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_PASSWORD,
-      LOG_LEVEL: 'warn',
-      PG_POOL_SIZE: '4',
-      JOBS_CONCURRENCY: '0',
-      SLOT_LEASE_SECONDS: String(LEASE_SECONDS),
-      CHAT_RATE_START_PER_MINUTE: String(START_LIMIT),
-      UPLOAD_QUOTA_BYTES: String(UPLOAD_QUOTA),
-    };
-    [a, b] = await Promise.all([spawnServer({ dataDir, env }), spawnServer({ dataDir, env })]);
-    const login = await call(a.baseUrl, null, 'POST', '/api/auth/login', { username: 'admin', password: ADMIN_PASSWORD });
-    expect(login.status, login.text).toBe(200);
-    token = login.body.accessToken;
+    cluster = await startPostgresInstances({
+      databasePrefix: 'forja_limits_multi',
+      count: 2,
+      env: {
+        JOBS_CONCURRENCY: '0',
+        SLOT_LEASE_SECONDS: String(LEASE_SECONDS),
+        CHAT_RATE_START_PER_MINUTE: String(START_LIMIT),
+        UPLOAD_QUOTA_BYTES: String(UPLOAD_QUOTA),
+      },
+    });
+    ({ databaseUrl, token } = cluster);
+    [a, b] = cluster.instances;
     sql = new pg.Client({ connectionString: databaseUrl });
     await sql.connect();
   }, 120_000);
 
   afterAll(async () => {
     await sql?.end().catch(() => {});
-    await Promise.all([a?.kill('SIGTERM'), b?.kill('SIGTERM'), doomed?.kill('SIGKILL')]);
-    if (databaseUrl) await dropTestPostgresDatabase(databaseUrl);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await cluster?.close();
   }, 60_000);
 
   it('counts the public chat per-IP limit across both instances', async () => {
@@ -164,7 +144,7 @@ describe.skipIf(!enabled)('limits across two instances on PostgreSQL without Red
   }, 90_000);
 
   it('stops counting the slots of an instance killed -9 once their leases expire', async () => {
-    doomed = await spawnServer({ dataDir, env });
+    const doomed = await cluster.spawn();
     void openExport(doomed.baseUrl).catch(() => undefined);
     void openExport(doomed.baseUrl).catch(() => undefined);
     await until(() => queuedExports(a.baseUrl), (jobs) => jobs.length === 2, "the doomed instance's two exports");
