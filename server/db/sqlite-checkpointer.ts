@@ -274,6 +274,9 @@ export function createSqliteCheckpointer(
   function stopWorker(): void {
     const running = worker;
     if (!running) return;
+    // Held open until it ends: a process awaiting close() with nothing else to do would exit
+    // first, cutting the worker's last checkpoint short (safe, but the WAL is left behind).
+    running.ref();
     running.postMessage({ type: 'close' });
     const timer = setTimeout(() => {
       log.warn({ file }, `The WAL checkpoint worker did not end within ${CLOSE_TIMEOUT_MS / 1000} s of close; it was terminated`);
