@@ -1,19 +1,28 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
 import { App } from './app/app.tsx';
 import { i18nReady } from './app/i18n.ts';
+import { canHydrate } from './app/prerendered-page.ts';
 import { reloadOnStaleChunk } from './app/reload-on-stale-chunk.ts';
 
 reloadOnStaleChunk();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-// A visitor who chose another language than Spanish sees it from the first paint.
-void i18nReady.then(() =>
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  ),
+const app = (
+  <StrictMode>
+    <App />
+  </StrictMode>
 );
+// A prerendered page (the sign-in page) is hydrated when it is what the app would render for this
+// visitor; otherwise (signed in, another language or theme) it is replaced.
+if (canHydrate(root, window.location.pathname)) {
+  hydrateRoot(root, app);
+} else {
+  // A visitor who chose another language than Spanish sees it from the first paint.
+  void i18nReady.then(() => {
+    root.replaceChildren();
+    createRoot(root).render(app);
+  });
+}

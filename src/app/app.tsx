@@ -15,8 +15,9 @@ void session.restore();
  * What only signed-in screens use (entity providers, permissions, overrides) is provided by their
  * own chunk (console-scope.tsx), TanStack Query by another (query-scope.tsx) that every screen but
  * the sign-in page is wrapped in (router.tsx), so the sign-in page loads as little as it can.
+ * `location` fixes the route, for prerendering (src/prerender-sign-in.tsx).
  */
-export function App() {
+export function App({ location }: { location?: string } = {}) {
   const { darkMode } = useSessionState();
   const { t } = useTranslation();
   const theme = useMemo(() => consoleTheme({ close: t('crud.dismissDialog') }), [t]);
@@ -32,7 +33,7 @@ export function App() {
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={darkMode ? 'dark' : 'light'}>
       <NotificationsHost />
       <I18nextProvider i18n={i18n}>
-        <AppRouter />
+        <AppRouter location={location} />
       </I18nextProvider>
     </MantineProvider>
   );

@@ -1,5 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { BrowserRouter, Route, Routes } from 'react-router-dom';
+import { BrowserRouter, Route, Routes, StaticRouter } from 'react-router-dom';
 import { crudRoutes } from './crud-routes.ts';
 import { featureRoutes, type FeatureRoute } from './feature-routes.tsx';
 import { accountRoutes } from './app-routes.tsx';
@@ -80,17 +80,20 @@ function screensOf(layout: FeatureRoute['layout']) {
   ];
 }
 
-/** Routes grouped under their layout (spec §2 Layouts: default unless the route says chat). */
-export function AppRouter() {
-  return (
-    <BrowserRouter>
-      <Routes>
-        <Route element={<DefaultLayout />}>
-          {screensOf('default')}
-          <Route path="*" element={<NotFoundPage />} />
-        </Route>
-        <Route element={<ChatLayout />}>{screensOf('chat')}</Route>
-      </Routes>
-    </BrowserRouter>
+/**
+ * Routes grouped under their layout (spec §2 Layouts: default unless the route says chat). With a
+ * `location`, a router fixed at that path: how the build prerenders the sign-in page (the same
+ * tree as in the browser, so React can hydrate it).
+ */
+export function AppRouter({ location }: { location?: string }) {
+  const routes = (
+    <Routes>
+      <Route element={<DefaultLayout />}>
+        {screensOf('default')}
+        <Route path="*" element={<NotFoundPage />} />
+      </Route>
+      <Route element={<ChatLayout />}>{screensOf('chat')}</Route>
+    </Routes>
   );
+  return location === undefined ? <BrowserRouter>{routes}</BrowserRouter> : <StaticRouter location={location}>{routes}</StaticRouter>;
 }

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { Anchor, Button, Center, Divider, Group, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { IconLogin } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +30,15 @@ export default function LoginPage() {
   // Spec §4: the error clears only when replaced by a new error.
   const [error, setError] = useState<string | null>(null);
   const target = safeRedirectTarget(params.get('redirect'));
+  const usernameInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  // The page is prerendered (main.tsx hydrates it): what the visitor typed, or a password manager
+  // filled in, before the scripts ran is in the inputs but not in this state. Taken over before the
+  // first paint after hydration, since the next render would otherwise write the empty state back.
+  useLayoutEffect(() => {
+    if (usernameInput.current?.value) setUsername(usernameInput.current.value);
+    if (passwordInput.current?.value) setPassword(passwordInput.current.value);
+  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -87,6 +96,7 @@ export default function LoginPage() {
             value={username}
             onChange={(event) => setUsername(event.currentTarget.value)}
             autoComplete="username"
+            ref={usernameInput}
             data-testid="login-username"
             autoFocus
           />
@@ -95,6 +105,7 @@ export default function LoginPage() {
             value={password}
             onChange={(event) => setPassword(event.currentTarget.value)}
             autoComplete="current-password"
+            ref={passwordInput}
             data-testid="login-password"
             visibilityToggleButtonProps={{ 'aria-label': t('login.togglePassword') }}
           />

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 
@@ -56,5 +56,52 @@ describe('serving the built console', () => {
     expect(asset.status).toBe(404);
     expect(await asset.json()).toMatchObject({ message: expect.stringContaining('not found') });
     expect((await get('/api/nothing-here')).status).toBe(404);
+  });
+});
+
+/** A page the build prerendered (prerendered/login.html) is the HTML of its path, compressed when the browser takes it. */
+describe('serving a prerendered page', () => {
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-dist-'));
+  const page = '<!doctype html><title>Forja</title><div id="root" data-prerendered="/login"><form></form></div>';
+  let server: TestServer;
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, 'prerendered'), { recursive: true });
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Forja</title><div id="root"></div>');
+    const file = path.join(dist, 'prerendered', 'login.html');
+    fs.writeFileSync(file, page);
+    fs.writeFileSync(`${file}.br`, brotliCompressSync(page));
+    fs.writeFileSync(`${file}.gz`, gzipSync(page));
+    server = await startTestServer({ distDir: dist, signIn: false });
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+  const get = (p: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + p, { headers });
+
+  it('serves it at its path, query string or not, never cached', async () => {
+    for (const url of ['/login', '/login?redirect=%2Fcrud%2Fbot']) {
+      const res = await get(url, { accept: 'text/html', 'accept-encoding': 'identity' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(res.headers.get('cache-control')).toBe('no-cache');
+      expect(res.headers.get('content-encoding')).toBeNull();
+      expect(await res.text()).toBe(page);
+    }
+  });
+
+  it('sends the brotli or gzip copy to a browser that takes it, and says the answer varies by it', async () => {
+    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['br;q=0.5, gzip;q=1', 'gzip'], ['deflate', null]] as const) {
+      const res = await get('/login', { 'accept-encoding': accept });
+      expect(res.headers.get('content-encoding'), accept).toBe(encoding);
+      expect(res.headers.get('vary')).toMatch(/accept-encoding/i);
+      expect(await res.text()).toBe(page); // fetch decodes it
+    }
+  });
+
+  it('other paths, and paths that only start like it, get the app', async () => {
+    for (const url of ['/', '/crud/bot', '/login/google/callback', '/loginx', '/LOGIN']) {
+      expect(await (await get(url, { accept: 'text/html' })).text(), url).toContain('<div id="root"></div>');
+    }
   });
 });
