@@ -21,7 +21,8 @@ import { cancelCrudDialog, submitCrudDialog, successMessageKeys } from './crud-c
 import { CrudDialog } from './crud-dialog.tsx';
 import { crudFormQuery } from './crud-form-query.ts';
 import { filtersFromSearch } from './location-filters.ts';
-import { linkedRecordFromSearch } from './linked-record.ts';
+import { linkedRecordFromSearch, searchWithoutLinkedRecord } from './linked-record.ts';
+import { useReplaceSearch } from './replace-search.tsx';
 import { entityListParams, entityListQuery } from './entity-list-query.ts';
 import { requireRowActionIcon } from './row-action-icons.ts';
 import type { EntityRecord } from './prepare-record.ts';
@@ -136,12 +137,26 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   // The failure message in the current language, without a language change opening the link again.
   const linkFailed = useRef<() => string>(() => '');
   linkFailed.current = () => t('crud.linkedNotFound', { entity: t(model.label) });
+  // The dialog the link opened, while it is open: closing it (cancel, Escape, close button, a save)
+  // takes the link out of the address, so a reload does not open it again.
+  const linkedDialogOpen = useRef(false);
+  const replaceSearch = useReplaceSearch();
+  useEffect(() => {
+    if (dialog.operation || !linkedDialogOpen.current) return;
+    linkedDialogOpen.current = false;
+    const search = searchWithoutLinkedRecord(window.location.search);
+    if (search !== window.location.search) replaceSearch(search);
+  }, [dialog.operation, replaceSearch]);
   useEffect(() => {
     if (!linked || !linkedOperation) return;
     let current = true;
     provider
       .findById({ id: linked.id })
-      .then((record) => current && open(linkedOperation, record as EntityRecord))
+      .then((record) => {
+        if (!current) return;
+        linkedDialogOpen.current = true;
+        open(linkedOperation, record as EntityRecord);
+      })
       .catch((error: unknown) => {
         if (!current) return;
         console.warn(`The linked ${model.name} ${linked.id} could not be opened`, error);

@@ -4,6 +4,9 @@ export interface LinkedRecord {
   id: string;
 }
 
+/** The query parameters that name a linked record, in the order they are read. */
+const LINK_PARAMETERS = ['edit', 'view'] as const;
+
 /** Ids are short; anything longer is not an id and is never sent to the server. */
 const MAX_LINKED_ID_LENGTH = 200;
 
@@ -14,9 +17,32 @@ const MAX_LINKED_ID_LENGTH = 200;
  */
 export function linkedRecordFromSearch(search: string): LinkedRecord | null {
   const params = new URLSearchParams(search);
-  for (const operation of ['edit', 'view'] as const) {
+  for (const operation of LINK_PARAMETERS) {
     const id = params.get(operation)?.trim();
     if (id && id.length <= MAX_LINKED_ID_LENGTH) return { operation, id };
   }
   return null;
+}
+
+/**
+ * The query string without the linked record (?edit= and ?view=), for when its dialog closes: a
+ * reload then shows the list, not the dialog again. Every other parameter (page, filters, sort)
+ * is kept as written, in its order.
+ */
+export function searchWithoutLinkedRecord(search: string): string {
+  const kept = search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((part) => part !== '' && !(LINK_PARAMETERS as readonly string[]).includes(parameterName(part)));
+  return kept.length > 0 ? `?${kept.join('&')}` : '';
+}
+
+function parameterName(part: string): string {
+  const name = part.split('=', 1)[0].replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    // Malformed escapes: not one of ours, kept as it is.
+    return name;
+  }
 }

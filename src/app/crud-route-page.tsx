@@ -1,14 +1,23 @@
+import { useCallback } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { EntityPage } from '../../runtime/crud/entity-page.tsx';
+import { ReplaceSearchContext } from '../../runtime/crud/replace-search.tsx';
 import { ActiveJobProgressContext } from '../../runtime/jobs/active-job-progress.tsx';
 import { RunningJobProgress } from '../jobs/running-job-progress.tsx';
 import type { ClientEntityModel } from '../../runtime/model/client-entity-model.ts';
 
 /** Default export for React.lazy: the CRUD runtime loads only when a CRUD route is opened. */
 export default function CrudRoutePage({ model }: { model: ClientEntityModel }) {
+  // The page changes its query string (a closed deep link's ?edit=) through the router, in place.
+  const navigate = useNavigate();
+  const { pathname, hash, state } = useLocation();
+  const replaceSearch = useCallback((search: string) => void navigate({ pathname, search, hash }, { replace: true, state }), [navigate, pathname, hash, state]);
   // Imports and exports are server jobs: their progress bars read the jobs API.
   return (
-    <ActiveJobProgressContext.Provider value={RunningJobProgress}>
-      <EntityPage model={model} />
-    </ActiveJobProgressContext.Provider>
+    <ReplaceSearchContext.Provider value={replaceSearch}>
+      <ActiveJobProgressContext.Provider value={RunningJobProgress}>
+        <EntityPage model={model} />
+      </ActiveJobProgressContext.Provider>
+    </ReplaceSearchContext.Provider>
   );
 }
