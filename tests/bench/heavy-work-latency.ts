@@ -1,5 +1,6 @@
 // Part of `npm run bench:load`: p99 of /api/health and of a list page while the heavy work runs
-// (issue 18: a 1,000,000-row export alone, then a 120,000-row import with that export beside it). Seeds a
+// (issue 18: a 1,000,000-row export alone, then a 120,000-row import with that export beside it, then
+// 8 s more for the import's WAL checkpoint). Seeds a
 // temporary DATA_DIR straight through better-sqlite3, starts the server as `npm start` runs it (the
 // esbuild bundle, worker pool included) and probes it from this process while the work runs.
 // BENCH_EXPORT_ROWS (default 1,000,000) and BENCH_IMPORT_ROWS (default 120,000) set the sizes.
@@ -22,6 +23,8 @@ import { login, ROOT, spawnServer } from '../fuzz/helpers/child-server.ts';
 
 const EXPORT_ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 1_000_000);
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 120_000);
+/** Probing goes on this long after the import, when its WAL checkpoint runs. */
+const AFTER_IMPORT_SECONDS = 8;
 const HEALTH_EVERY_MS = 20;
 const LIST_EVERY_MS = 50;
 const LIST_PAGE = '/api/bot-traces?page=1&limit=20';
@@ -191,6 +194,13 @@ export async function heavyWorkLatency(): Promise<PhaseFigures[]> {
     await runPhase(`import of ${IMPORT_ROWS.toLocaleString('en')} rows (CSV, written) + export of ${EXPORT_ROWS.toLocaleString('en')}`, async () =>
       (await Promise.all([importRows(), exportRows()])).join(', '),
     );
+    // The WAL checkpoint of the import's transaction comes after its response (server/db/sqlite-checkpointer.ts):
+    // probed on, with the WAL file's size before and after (the worker truncates it once idle).
+    const walFile = path.join(dataDir, 'forja.db-wal');
+    const walMb = () => (fs.existsSync(walFile) ? fs.statSync(walFile).size / 1024 / 1024 : 0);
+    const walBefore = walMb();
+    await runPhase(`${AFTER_IMPORT_SECONDS} s after the import (WAL checkpoint)`, async () => 'no work', AFTER_IMPORT_SECONDS);
+    figures.at(-1)!.work = `WAL file ${walBefore.toFixed(1)} MB -> ${walMb().toFixed(1)} MB`;
   } catch (error) {
     console.error(`heavy work failed; the server printed:\n${server.output().slice(-4000)}`);
     throw error;
