@@ -1,7 +1,8 @@
 // In Chromium on the production build: the knowledge list says per base where its index stands,
 // the base's page opens one source straight in the detailed editor's edit dialog
-// (/crud/knowledgesource?edit=<id>), a link to a record that does not exist says so, and the user
-// menu's "Mis tareas" leads to /jobs.
+// (/crud/knowledgesource?edit=<id>), closing that dialog takes the link out of the address (in
+// place: a reload shows the list, Back the page before), a link to a record that does not exist
+// says so, and the user menu's "Mis tareas" leads to /jobs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
 
@@ -54,6 +55,42 @@ describe('knowledge state and deep links', () => {
     await dialog.getByRole('button', { name: 'Guardar' }).click();
     await dialog.waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: 'Horario de tienda' }).waitFor();
+    // The save closed the dialog and the link with it, replacing the entry: Back is the base's page.
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await page.goBack();
+    await page.waitForURL(`**/knowledge/${ids.behind}`);
+  }, 120_000);
+
+  it('closing a linked dialog (Escape, the × button) takes ?edit= / ?view= out of the address, keeps the rest, and a reload opens nothing', async () => {
+    const page = await app.newPage();
+    await app.signIn(page);
+    const recordReads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes(`/api/knowledge-sources/${ids.envios}`)) recordReads.push(request.url());
+    });
+    const cases = [
+      { link: `?filter.type=text&edit=${ids.envios}&extra=1`, title: /^Editar /, close: () => page.keyboard.press('Escape') },
+      { link: `?view=${ids.envios}&filter.type=text&extra=1`, title: /^Ver /, close: () => page.getByRole('dialog').locator('.mantine-Modal-close').click() },
+    ];
+    for (const { link, title, close } of cases) {
+      await page.goto(`${app.webUrl}/crud/knowledgesource${link}`);
+      const dialog = page.getByRole('dialog', { name: title });
+      await expect.poll(() => dialog.getByRole('textbox', { name: 'Nombre' }).inputValue(), { timeout: 30_000 }).toBe('Envíos');
+      const entries = await page.evaluate(() => history.length);
+      await close();
+      await dialog.waitFor({ state: 'detached' });
+      // The other parameters stay, as written and in their order; no entry was added.
+      await expect.poll(() => new URL(page.url()).search).toBe('?filter.type=text&extra=1');
+      expect(await page.evaluate(() => history.length)).toBe(entries);
+
+      recordReads.length = 0;
+      await page.reload();
+      await page.getByRole('cell', { name: 'Envíos', exact: true }).waitFor();
+      // The list is back (filtered as before) and the record was neither read nor shown.
+      expect(recordReads).toEqual([]);
+      expect(await page.getByRole('dialog').count()).toBe(0);
+    }
+    await app.screenshot(page, 'knowledge-source-deep-link-closed');
   }, 120_000);
 
   it('a link to a record that does not exist says so', async () => {
