@@ -25,6 +25,8 @@ import { readLlmEnvironment } from './config/read-llm-environment.ts';
  * | LOG_LEVEL         | info                           | pino level: fatal, error, warn, info, debug... |
  * | MAX_UPLOAD_BYTES  | 26214400 (25 MB)               | Largest accepted upload / import file          |
  * | DIST_DIR          | ./dist                         | The built console, served at /                 |
+ * | SHUTDOWN_GRACE_MS | 10000                          | On SIGTERM, in-flight requests get this long;  |
+ * |                   |                                | then their connections are dropped (logged)    |
  */
 export interface ServerConfig {
   port: number;
@@ -43,9 +45,13 @@ export interface ServerConfig {
   maxUploadBytes: number;
   /** Built console served at / (single-page fallback); ignored when the folder does not exist. */
   distDir: string;
+  /** SHUTDOWN_GRACE_MS: how long a stopping server lets in-flight requests finish before it drops their connections. */
+  shutdownGraceMs: number;
 }
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+/** Long enough for an ordinary request, well inside a container platform's stop timeout (Kubernetes: 30 s). */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
@@ -66,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel,
     maxUploadBytes: readInteger(env, 'MAX_UPLOAD_BYTES', DEFAULT_MAX_UPLOAD_BYTES),
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || 'dist'),
+    shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS),
   };
 }
 

@@ -102,6 +102,11 @@ async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: 
   raw.on('close', () => {
     if (!raw.writableFinished) controller.abort();
   });
+  // A stopping server does not wait for the model: the answer ends now with an error event.
+  const shutdown = request.server.shutdownSignal;
+  const stop = () => controller.abort();
+  if (shutdown.aborted) stop();
+  else shutdown.addEventListener('abort', stop, { once: true });
   try {
     const conversation = await guard(conversationId, () => chat.message(conversationId, message, (text) => send('delta', { text }), controller.signal));
     send('done', { conversation });
@@ -116,6 +121,7 @@ async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: 
       send('error', { status: 500, message: 'Internal server error', i18nMessage: 'error.server' });
     }
   } finally {
+    shutdown.removeEventListener('abort', stop);
     raw.end();
   }
 }

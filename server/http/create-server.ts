@@ -31,6 +31,7 @@ import { settingsStoreFor } from '../settings/settings-store.ts';
 import { registerRouteAuthorization, type RouteAccess } from './authorize-route.ts';
 import type { Authorizer } from './authorizer.ts';
 import { drainUnreadBodies } from './drain-unread-body.ts';
+import { registerGracefulClose, type GracefulClose } from './graceful-close.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
 import { postgresRateLimitStore } from './postgres-rate-limit-store.ts';
@@ -70,6 +71,8 @@ export interface ForjaServer {
   identity: Identity;
   /** Every route and how it is protected (public, authenticated or its permission). */
   routes: RouteAccess[];
+  /** What the last close had to cut (requests still running after SHUTDOWN_GRACE_MS). */
+  shutdown: GracefulClose;
 }
 
 /** Builds the API (and console) server: database ready and migrated before it returns. */
@@ -92,6 +95,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     // Behind a reverse proxy (README.md "Scaling out") the client address comes from X-Forwarded-For.
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
   });
+  // First: its preClose hook must run before the others (the job queue's waits for its jobs).
+  const shutdown = registerGracefulClose(app, { graceMs: config.shutdownGraceMs });
   // Bodies are JSON (or multipart for files); plain text would only reach handlers to fail there,
   // so without its parser Fastify answers 415 itself.
   app.removeContentTypeParser('text/plain');
@@ -167,7 +172,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   registerFileRoutes(app, config.dataDir, uploadFile);
   for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile });
   await registerConsole(app, config.distDir);
-  return { app, database, service, identity, routes };
+  return { app, database, service, identity, routes, shutdown };
 }
 
 /**

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type OpenAI from 'openai';
 import { countMessageTokens, countTextTokens } from './count-tokens.ts';
 import { createOpenAiClient, type OpenAiConnectionOptions } from './create-openai-client.ts';
+import { LlmError } from './llm-error.ts';
 import type { LlmProvider, LlmRequest, LlmResult, LlmStreamEvent } from './llm-provider.ts';
 import { invalidResponse, toLlmError, type UpstreamDescription } from './to-llm-error.ts';
 
@@ -74,6 +75,8 @@ export class OpenAiCompatibleProvider implements LlmProvider {
     } catch (error) {
       throw toLlmError(error, this.upstream);
     }
+    // The SDK ends an aborted stream quietly: what arrived so far is not a whole answer.
+    if (request.signal?.aborted) throw new LlmError('aborted', 'The request to the language model was cancelled.');
     if (!text.trim()) throw invalidResponse(this.at, undefined, 'an empty answer');
     // Deltas are passed on as sent; the stored answer (result.text) is trimmed like complete()'s.
     yield { type: 'done', result: this.result(request, text.trim(), usage, started) };

@@ -1,0 +1,124 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { qs, startTestServer, type TestServer } from './helpers/test-server.ts';
+import { create, minimalBot, traceFixtures } from './helpers/fixtures.ts';
+import { anonymous, parseSse } from './chat-visitor.ts';
+import { chunk, fakeLlmEnvironment, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+
+/**
+ * Closing a server with requests in flight (server/http/graceful-close.ts): the close ends once
+ * they end, long-lived streams end at once, and what never ends is cut after the grace period.
+ */
+let server: TestServer | null = null;
+let fake: FakeOpenAiServer | null = null;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await fake?.close();
+  fake = null;
+});
+
+/** Resolves with the next request the server receives on `path`, as soon as its headers are read. */
+function nextRequest(target: TestServer, path: string): Promise<IncomingMessage> {
+  return new Promise((resolve) => {
+    const listener = (request: IncomingMessage) => {
+      if (!request.url?.startsWith(path)) return;
+      target.app.server.off('request', listener);
+      resolve(request);
+    };
+    target.app.server.on('request', listener);
+  });
+}
+
+describe('closing the server with requests in flight', () => {
+  it('an export download whose bytes all reached the client before its stream ended: the close ends, its keep-alive connection is not left open', async () => {
+    // What export-localized.test.ts hit under load: the client had the whole file (Content-Length)
+    // and the test closed the server while the file stream still waited for its end-of-file read.
+    server = await startTestServer();
+    const fx = await traceFixtures(server);
+    await create(server, '/api/bot-traces', { status: fx.ok._id, bot: fx.bot._id, chatId: 'c1', userMessage: 'hola' });
+    const exported = await server.get(`/api/bot-traces/export${qs({ format: 'CSV' })}`);
+    expect(exported.status, exported.text).toBe(200);
+
+    let endStream: () => void = () => {
+      throw new Error('the download did not open its file stream');
+    };
+    vi.spyOn(fs, 'createReadStream').mockImplementationOnce(((file: fs.PathLike) => {
+      const stream = new Readable({ read() {} });
+      stream.push(fs.readFileSync(file));
+      endStream = () => stream.push(null);
+      return stream;
+    }) as typeof fs.createReadStream);
+    const download = await fetch(server.baseUrl + exported.body.url);
+    expect(download.status).toBe(200);
+    const text = await download.text();
+    expect(text).toContain('hola');
+
+    // The stream ends just after Node's server.close() has closed the connections idle then.
+    const httpServer = server.app.server;
+    const closeHttpServer = httpServer.close.bind(httpServer);
+    vi.spyOn(httpServer, 'close').mockImplementationOnce((callback) => {
+      closeHttpServer(callback);
+      endStream();
+      return httpServer;
+    });
+    await server.app.close();
+    // Closed by the server once the response ended, not dropped after the grace period.
+    expect(server.forja.shutdown.cut).toEqual({ requests: [], connections: 0 });
+    await server.close();
+  }, 60_000);
+
+  it('a chat answer streaming from a model that never finishes: the stream ends with an error event and the close ends', async () => {
+    fake = await startFakeOpenAiServer();
+    let upstreamOpen: () => void = () => {};
+    const upstream = new Promise<void>((resolve) => (upstreamOpen = resolve));
+    // One delta, then the model goes silent (the connection stays open).
+    fake.handle((_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(`data: ${JSON.stringify(chunk('Un momento'))}\n\n`);
+      upstreamOpen();
+    });
+    server = await startTestServer({ env: fakeLlmEnvironment(fake) });
+    const botId = (await create(server, '/api/bots', minimalBot('Lento')))._id;
+    const started = await anonymous(server.baseUrl).post('/api/chat/start', { name: 'Eva', email: 'eva@example.com', botId });
+    expect(started.status, started.text).toBe(201);
+
+    const stream = await fetch(`${server.baseUrl}/api/chat/message/${started.body._id}/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: '¿Hay alguien?' }),
+    });
+    expect(stream.status).toBe(200);
+    const body = stream.text();
+    await upstream;
+
+    await server.app.close();
+    const events = parseSse(await body);
+    expect(events[0]).toEqual({ event: 'delta', data: { text: 'Un momento' } });
+    expect(events.at(-1)?.event).toBe('error');
+    expect(server.forja.shutdown.cut).toEqual({ requests: [], connections: 0 });
+    await server.close();
+  }, 60_000);
+
+  it('a request that never ends is cut after the grace period: its connection is dropped and it is reported', async () => {
+    server = await startTestServer({ shutdownGraceMs: 200 });
+    const arrived = nextRequest(server, '/api/bots');
+    // A body announced as 100 bytes of which 10 arrive: the request waits for the rest for ever.
+    const socket = net.connect(Number(new URL(server.baseUrl).port), '127.0.0.1');
+    const socketClosed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    socket.on('error', () => {});
+    socket.write(
+      `POST /api/bots HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${server.admin.token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name": "',
+    );
+    await arrived;
+
+    await server.app.close();
+    await socketClosed;
+    expect(server.forja.shutdown.cut.requests).toEqual([{ method: 'POST', url: '/api/bots', elapsedMs: expect.any(Number) }]);
+    expect(server.forja.shutdown.cut.connections).toBeGreaterThanOrEqual(1);
+    await server.close({ expectCut: true });
+  }, 60_000);
+});
