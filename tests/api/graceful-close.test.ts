@@ -1,5 +1,7 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -7,6 +9,8 @@ import { qs, startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, minimalBot, traceFixtures } from './helpers/fixtures.ts';
 import { anonymous, parseSse } from './chat-visitor.ts';
 import { chunk, fakeLlmEnvironment, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
+import { spawnServer } from '../fuzz/helpers/child-server.ts';
+import { TEST_BACKEND } from './helpers/test-database.ts';
 
 /**
  * Closing a server with requests in flight (server/http/graceful-close.ts): the close ends once
@@ -121,4 +125,30 @@ describe('closing the server with requests in flight', () => {
     expect(server.forja.shutdown.cut.connections).toBeGreaterThanOrEqual(1);
     await server.close({ expectCut: true });
   }, 60_000);
+
+  // The process entry point (server/main.ts): engine-independent, run once in the SQLite project.
+  it.skipIf(TEST_BACKEND === 'postgres')('SIGTERM with a request that never ends: the process exits cleanly after SHUTDOWN_GRACE_MS and logs what it cut', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-sigterm-'));
+    try {
+      const child = await spawnServer({ dataDir, env: { SHUTDOWN_GRACE_MS: '300', LOG_LEVEL: 'info' } });
+      const socket = net.connect(child.port, '127.0.0.1');
+      const socketClosed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      socket.on('error', () => {});
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      // Node answers "100 Continue" once it has read the headers: from then on the request is in flight.
+      const headersRead = new Promise<void>((resolve) => socket.on('data', (data: Buffer) => data.toString().includes('100 Continue') && resolve()));
+      socket.write('POST /api/auth/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n');
+      await headersRead;
+      socket.write('{"username": "');
+
+      expect(await child.kill('SIGTERM')).toBe(0);
+      await socketClosed;
+      const log = child.output();
+      expect(log).toContain('shutting down');
+      expect(log).toMatch(/shutdown: 1 connection\(s\) still open after the grace period \(1 request\(s\) unfinished\); dropped/);
+      expect(log).toContain('"url":"/api/auth/login"');
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
