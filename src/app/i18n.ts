@@ -1,19 +1,9 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import es from '../../locales/es.json';
-import { runtimeLocales } from '../../runtime/i18n/runtime-locales.ts';
 import { initialLanguage } from './language-preference.ts';
 
 type Tree = Record<string, unknown>;
-
-/** Deep merge: runtime texts fill in keys the app locales do not have yet, never override them. */
-function merge(base: Tree, extra: Tree): Tree {
-  const out: Tree = { ...extra };
-  for (const [key, value] of Object.entries(base)) {
-    out[key] = value && typeof value === 'object' && out[key] && typeof out[key] === 'object' ? merge(value as Tree, out[key] as Tree) : value;
-  }
-  return out;
-}
 
 /**
  * Languages besides Spanish, loaded when chosen: the default language is in the entry chunk, the
@@ -22,14 +12,13 @@ function merge(base: Tree, extra: Tree): Tree {
 const loaders: Record<string, () => Promise<Tree>> = {
   en: () => import('../../locales/en.json').then((module) => module.default as Tree),
 };
-const runtimeTexts: Record<string, Tree> = { es: runtimeLocales.es as unknown as Tree, en: runtimeLocales.en as unknown as Tree };
 
-/** Spanish by default, English as fallback once loaded (spec §1), one namespace for app + runtime keys. */
+/** Spanish by default, English as fallback once loaded (spec §1), one namespace for the console's and the runtime's texts. */
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   lng: 'es',
   fallbackLng: 'en',
-  resources: { es: { translation: merge(es as Tree, runtimeTexts.es) } },
+  resources: { es: { translation: es as Tree } },
   interpolation: { escapeValue: false },
   initAsync: false,
 });
@@ -39,7 +28,7 @@ export async function loadLanguage(language: string): Promise<void> {
   if (i18n.hasResourceBundle(language, 'translation')) return;
   const load = loaders[language];
   if (!load) throw new Error(`No texts for language "${language}": add locales/${language}.json and a loader in src/app/i18n.ts`);
-  i18n.addResourceBundle(language, 'translation', merge(await load(), runtimeTexts[language] ?? {}), true, false);
+  i18n.addResourceBundle(language, 'translation', await load(), true, false);
 }
 
 /** Resolves once the remembered language's texts are loaded and active; the app renders after it. */

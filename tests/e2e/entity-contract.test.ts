@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page, Request } from 'playwright-core';
 import es from '../../locales/es.json';
-import { runtimeLocales } from '../../runtime/i18n/runtime-locales.ts';
 import { entities } from '../../src/generated/entities.ts';
 import { formLoaders } from '../../src/generated/forms.ts';
 import { overrides } from '../../src/app/overrides.ts';
@@ -25,7 +24,7 @@ const refTargets: Record<string, { id: string; display: string }> = {};
 /** Spanish text of a locale key, as the console shows it (app locales first, then the runtime's). */
 function t(key: string): string {
   const find = (tree: Json) => key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Json)[part] : undefined), tree);
-  const text = find(es as Json) ?? find(runtimeLocales.es as Json);
+  const text = find(es as Json);
   if (typeof text !== 'string') throw new Error(`No Spanish text for locale key "${key}"`);
   return text;
 }

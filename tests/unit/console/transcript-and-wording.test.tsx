@@ -10,7 +10,6 @@ import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
 import { successMessageKeys } from '../../../runtime/crud/crud-controller.ts';
 import { filtersFromSearch } from '../../../runtime/crud/location-filters.ts';
 import { prepareFormSchemas } from '../../../runtime/form/prepare-form-schemas.ts';
-import { runtimeLocales } from '../../../runtime/i18n/runtime-locales.ts';
 import { entities } from '../../../src/generated/entities.ts';
 import es from '../../../locales/es.json';
 import en from '../../../locales/en.json';
@@ -120,7 +119,7 @@ describe('links that open a list filtered', () => {
 });
 
 describe('words for people', () => {
-  const languages = { es: { ...es, ...runtimeLocales.es }, en: { ...en, ...runtimeLocales.en } };
+  const languages = { es, en };
   const i18n = i18next.createInstance();
   beforeAll(async () => {
     await i18n.init({ lng: 'es', fallbackLng: 'en', resources: { es: { translation: languages.es }, en: { translation: languages.en } }, interpolation: { escapeValue: false } });

@@ -5,7 +5,6 @@ import { I18nextProvider } from 'react-i18next';
 import i18next from 'i18next';
 import { RuntimeProvider, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
 import { PermissionsProvider, type Can } from '../../../runtime/permissions/permissions-context.tsx';
-import { runtimeLocales } from '../../../runtime/i18n/runtime-locales.ts';
 import es from '../../../locales/es.json';
 
 /** jsdom lacks these browser APIs that Mantine uses. */
@@ -24,7 +23,7 @@ export function installBrowserShims(): void {
 export const testI18n = i18next.createInstance();
 void testI18n.init({
   lng: 'es',
-  resources: { es: { translation: { ...es, ...runtimeLocales.es } } },
+  resources: { es: { translation: es } },
   interpolation: { escapeValue: false },
   initAsync: false,
 });
