@@ -6,9 +6,9 @@
 //   2. keystroke-to-paint latency in the largest generated form (bot: long prompt textareas),
 //   3. the gzip size of the JavaScript a CRUD route loads;
 //   4. the sign-in page (issue 19): compressed JavaScript it loads, and the time from navigation
-//      start until its form is interactive (rendered by React, so its handlers are attached), cold
-//      (a fresh browser context: empty cache) and warm (the same context again: cached assets), and
-//      what the home and a list page load beyond it once signed in.
+//      start until its prerendered form is shown and until it is hydrated (React's handlers
+//      attached), cold (a fresh browser context: empty cache) and warm (the same context again:
+//      cached assets), and what the home and a list page load beyond it once signed in.
 // Goals (issue 5): table < 300 ms, keystroke < 16 ms, CRUD route JS < 350 KB gzip.
 // Goals (issue 19): sign-in page JS <= 150 KB compressed, ready < 400 ms cold.
 import { gzipSync } from 'node:zlib';
@@ -158,21 +158,34 @@ function median(values: number[]): number {
 
 /**
  * The sign-in page, cold and warm (median of 5 each), its JavaScript, and what signing in and
- * opening the home and a list page add to it. Ready: the first animation frame, counted from
- * navigation start, in which the username field and the submit button are in the document.
+ * opening the home and a list page add to it. Two moments, counted from navigation start, each the
+ * first animation frame in which the username field and the submit button:
+ * - shown: are in the document (the build prerenders the page, so this is the HTML's first paint
+ *   and the fields take typing from then on, kept through hydration);
+ * - ready: are React's (hydrated, their handlers attached), so the form can be submitted.
  */
 async function benchSignInPage(app: Awaited<ReturnType<typeof startApp>>): Promise<string[]> {
+  // React keeps each DOM node's props under a "__reactProps$…" key once it owns the node.
   const readyClock = `
+    const owned = (node) => Object.keys(node).some((key) => key.startsWith('__reactProps'));
     const poll = () => {
-      if (document.querySelector('[data-testid="login-username"]') && document.querySelector('[data-testid="login-submit"]')) window.__readyAt = performance.now();
+      const username = document.querySelector('[data-testid="login-username"]');
+      const submit = document.querySelector('[data-testid="login-submit"]');
+      if (username && submit) window.__shownAt ??= performance.now();
+      if (username && submit && owned(username) && owned(submit)) window.__readyAt = performance.now();
       else requestAnimationFrame(poll);
     };
     requestAnimationFrame(poll);
   `;
   const readyAt = async (page: Page) => {
     await page.waitForFunction(() => typeof (window as unknown as { __readyAt?: number }).__readyAt === 'number', undefined, { timeout: 30_000 });
-    return Math.round(await page.evaluate(() => (window as unknown as { __readyAt: number }).__readyAt));
+    return page.evaluate(() => {
+      const clock = window as unknown as { __readyAt: number; __shownAt: number };
+      return { ready: Math.round(clock.__readyAt), shown: Math.round(clock.__shownAt) };
+    });
   };
+  const shownCold: number[] = [];
+  const shownWarm: number[] = [];
   const cold: number[] = [];
   const warm: number[] = [];
   let firstScripts = new Map<string, { gzip: number; wire: number; raw: number }>();
@@ -183,11 +196,15 @@ async function benchSignInPage(app: Awaited<ReturnType<typeof startApp>>): Promi
     await page.addInitScript(readyClock);
     const scripts = recordScripts(page);
     await page.goto(`${app.webUrl}/login`);
-    cold.push(await readyAt(page));
+    const first = await readyAt(page);
+    cold.push(first.ready);
+    shownCold.push(first.shown);
     await page.waitForLoadState('networkidle');
     // The same context again: the assets come from the browser's cache.
     await page.goto(`${app.webUrl}/login`);
-    warm.push(await readyAt(page));
+    const again = await readyAt(page);
+    warm.push(again.ready);
+    shownWarm.push(again.shown);
     if (run === 0) {
       firstScripts = new Map(scripts);
       // Signed in, the home and a list page: what they load beyond the sign-in page's files.
@@ -208,7 +225,8 @@ async function benchSignInPage(app: Awaited<ReturnType<typeof startApp>>): Promi
   const sum = (key: 'gzip' | 'wire' | 'raw') => [...firstScripts.values()].reduce((total, size) => total + size[key], 0);
   lines.unshift(
     `sign-in page JavaScript: ${kb(sum('gzip'))} gzip (${kb(sum('wire'))} brotli on the wire, ${kb(sum('raw'))} raw) in ${firstScripts.size} files - goal <= 150 KB compressed`,
-    `sign-in page ready (form interactive, from navigation start): cold median ${median(cold)} ms (${cold.join(', ')}), warm median ${median(warm)} ms (${warm.join(', ')}) - goal < 400 ms cold`,
+    `sign-in page shown (prerendered form painted, takes typing): cold median ${median(shownCold)} ms (${shownCold.join(', ')}), warm median ${median(shownWarm)} ms (${shownWarm.join(', ')})`,
+    `sign-in page ready (hydrated: React's handlers attached, can submit): cold median ${median(cold)} ms (${cold.join(', ')}), warm median ${median(warm)} ms (${warm.join(', ')}) - goal < 400 ms cold`,
   );
   return lines;
 }
