@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
+import 'virtual:forja/theme-variables.css';
 import { App } from './app/app.tsx';
 import { i18nReady } from './app/i18n.ts';
 import { canHydrate } from './app/prerendered-page.ts';

@@ -5,7 +5,7 @@ import { session, useSessionState } from '../session/session.ts';
 import { i18n } from './i18n.ts';
 import { AppRouter } from './router.tsx';
 import { NotificationsHost } from './notifications-host.tsx';
-import { consoleTheme, cssVariablesResolver } from './theme.ts';
+import { consoleTheme } from './theme.ts';
 
 // At start: drop an expired token, or reload the user behind a valid one (spec §4).
 void session.restore();
@@ -30,7 +30,8 @@ export function App({ location }: { location?: string } = {}) {
     return () => i18n.off('languageChanged', sync);
   }, []);
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} forceColorScheme={darkMode ? 'dark' : 'light'}>
+    // The theme's CSS variables are a stylesheet written at build time (scripts/theme-variables-css.ts).
+    <MantineProvider theme={theme} withCssVariables={false} forceColorScheme={darkMode ? 'dark' : 'light'}>
       <NotificationsHost />
       <I18nextProvider i18n={i18n}>
         <AppRouter location={location} />
