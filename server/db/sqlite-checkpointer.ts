@@ -14,14 +14,24 @@ import { Worker } from 'node:worker_threads';
  *   (async fs.stat); at walBytes or more the worker is asked for a PASSIVE checkpoint, which never
  *   takes a lock that readers or writers wait for (https://www.sqlite.org/wal.html). The worker
  *   starts on the first such request: a small database (most tests) never starts a thread.
- * - A PASSIVE checkpoint never shrinks the file; writers then reuse it from its start. After a
- *   large transaction it stays as large, so when no checkpoint was asked for idleMs and the file is
- *   over truncateAboveBytes, the worker runs TRUNCATE. That takes SQLite's write lock briefly (a
- *   write on the main thread waits in the busy handler meanwhile), so it runs only right after a
- *   PASSIVE that copied everything (nothing left to copy under the lock) and with busy_timeout=0
- *   (a reader or writer present: it gives up at once and tries again later). journal_size_limit is
- *   not used: it truncates inside the next COMMIT, on the main thread, and cutting a synced 34 MB
- *   WAL took 30 to 45 ms there (400 MB: 290 ms).
+ * - A writer reuses the WAL from its start only if, when it begins, every frame was copied. Under
+ *   a steady stream of writes a commit lands during every checkpoint, so that never happens and
+ *   the log grew without bound (125 MB after 27,000 small inserts in a test; every read slows down
+ *   as the log grows). So when the log holds restartAboveBytes or more after a PASSIVE, the worker
+ *   runs RESTART: it copies the frames committed meanwhile and leaves the log for the next writer
+ *   to reuse from its start. RESTART takes SQLite's write lock and syncs the files while holding
+ *   it (tens to hundreds of milliseconds on a busy disk), and a write on the main thread meeting
+ *   that lock sleeps in SQLite's busy handler, on the event loop (a first try without this held
+ *   health checks 157 to 265 ms). So the worker asks first ('hold-writes') and the Database holds
+ *   its own writes at its asynchronous write gate (holdWrites: they wait as behind a transaction,
+ *   the event loop runs) until the RESTART reports. In the worker busy_timeout=0: a reader or
+ *   another process's writer present, it gives up at once and is tried again later.
+ * - The file itself never shrinks that way. After a large transaction it stays as large, so when
+ *   no checkpoint was asked for idleMs and the file is over truncateAboveBytes, the worker runs
+ *   TRUNCATE the same way, right after a PASSIVE that copied everything.
+ *   journal_size_limit is not used: it truncates inside the next COMMIT, on the main thread, and
+ *   cutting a synced 34 MB WAL took 30 to 45 ms there (400 MB: 290 ms). A RESTART or TRUNCATE moves
+ *   the server connection's data_version once (its page cache is dropped; cached totals recount).
  * - A worker that fails is logged and started again on the next request after a pause; after
  *   MAX_FAILURES the database goes back to SQLite's own checkpoint (onGiveUp), so the WAL never
  *   grows without bound.
@@ -42,6 +52,8 @@ export interface SqliteCheckpointOptions {
   idleMs?: number;
   /** WAL file size above which an idle worker truncates it. */
   truncateAboveBytes?: number;
+  /** Log size (frames in use) from which a RESTART follows the PASSIVE checkpoint. */
+  restartAboveBytes?: number;
   /** Pause before starting a worker again after a failure, times the consecutive failures. */
   restartPauseMs?: number;
 }
@@ -55,8 +67,9 @@ export interface SqliteCheckpointLog {
 export interface SqliteCheckpointStats {
   /** Worker threads started so far. */
   workerStarts: number;
-  /** Checkpoints that ran, by mode, and how many of them could not copy every frame (a reader or writer in the way). */
+  /** Checkpoints that ran, by mode, and how many of them could not finish (a reader or writer in the way). */
   passive: number;
+  restart: number;
   truncate: number;
   busy: number;
   /** Frames in the WAL and frames copied, as the last checkpoint reported them. */
@@ -67,6 +80,14 @@ export interface SqliteCheckpointStats {
   /** True once the checkpointer gave up and SQLite's own checkpoint is back on. */
   gaveUp: boolean;
 }
+
+/**
+ * Runs `work` while the database's own writes wait (asynchronously) for it, so a RESTART or
+ * TRUNCATE never meets one of them at SQLite's write lock; resolves to false without running it
+ * when a transaction or bulk write holds the lock now (the worker tries again later rather than
+ * wait: by then the frames to copy under the held writes would be the whole transaction).
+ */
+export type HoldWrites = (work: () => Promise<void>) => Promise<boolean>;
 
 export interface SqliteCheckpointer {
   /** A write transaction committed on one of the server's connections. */
@@ -83,11 +104,14 @@ const DEFAULTS: Required<SqliteCheckpointOptions> = {
   minIntervalMs: 1_000,
   idleMs: 5_000,
   truncateAboveBytes: 16 * 1024 * 1024,
+  restartAboveBytes: 16 * 1024 * 1024,
   restartPauseMs: 5_000,
 };
 /** Consecutive failures after which SQLite's own checkpoint is turned back on. */
 const MAX_FAILURES = 3;
 const CLOSE_TIMEOUT_MS = 10_000;
+/** Longest the database's writes are held for a RESTART or TRUNCATE that does not report (a stuck disk). */
+const HOLD_TIMEOUT_MS = 10_000;
 const WORKER_HEAP_MB = 32;
 
 // Plain CommonJS run with eval, so it works the same under tsx, vitest and the esbuild bundle (no
@@ -96,7 +120,7 @@ const WORKER_HEAP_MB = 32;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
-const { driverPath, file, minIntervalMs, idleMs, truncateAboveBytes } = workerData;
+const { driverPath, file, minIntervalMs, idleMs, truncateAboveBytes, restartAboveBytes } = workerData;
 const Database = require(driverPath);
 let db;
 try {
@@ -105,14 +129,18 @@ try {
   // better-sqlite3's SqliteError reaches the main thread as { code } alone: a plain Error keeps the text.
   throw new Error('could not open ' + file + ': ' + error.message + ' (' + error.code + ')');
 }
-// Never wait: PASSIVE takes no lock anyone waits for, and a TRUNCATE that meets a reader or a
-// writer falls back at once instead of holding SQLite's write lock while it waits.
+// Never wait: PASSIVE takes no lock anyone waits for, and a RESTART or TRUNCATE that meets a
+// reader or a writer falls back at once instead of holding SQLite's write lock while it waits.
 db.pragma('busy_timeout = 0');
+// A WAL frame is a page and its 24-byte header.
+const frameBytes = Number(db.pragma('page_size', { simple: true })) + 24;
 let lastRequest = 0;
 let lastRun = 0;
 let passiveTimer = null;
 let idleTimer = null;
 let closed = false;
+/** The RESTART or TRUNCATE waiting for the main thread to hold its writes ('writes-held'). */
+let gated = null;
 const walSize = () => { try { return fs.statSync(file + '-wal').size; } catch { return 0; } };
 function checkpoint(mode) {
   const started = performance.now();
@@ -129,29 +157,47 @@ function scheduleIdle() {
   clearTimeout(idleTimer);
   idleTimer = setTimeout(idle, idleMs);
 }
+/** Asks the main thread to hold its writes for a RESTART or TRUNCATE (they take SQLite's write lock). */
+function askForWrites(mode) {
+  gated = mode;
+  parentPort.postMessage({ type: 'hold-writes', mode });
+}
 function passive() {
   passiveTimer = null;
-  if (closed) return;
+  if (closed || gated) return;
   lastRun = Date.now();
-  checkpoint('PASSIVE');
-  if (walSize() > truncateAboveBytes) scheduleIdle();
+  const copied = checkpoint('PASSIVE');
+  if (copied && copied.busy === 0 && copied.log * frameBytes >= restartAboveBytes) askForWrites('RESTART');
+  else if (walSize() > truncateAboveBytes) scheduleIdle();
 }
 function idle() {
   idleTimer = null;
-  if (closed) return;
+  if (closed || gated) return;
   if (Date.now() - lastRequest < idleMs) return scheduleIdle();
   if (walSize() <= truncateAboveBytes) return;
-  // Everything copied first, without locks; TRUNCATE then only resets and cuts the file.
+  // Everything copied first, without locks: under the held writes TRUNCATE only resets and cuts the file.
   const copied = checkpoint('PASSIVE');
   if (!copied || copied.busy !== 0 || copied.log !== copied.checkpointed) return scheduleIdle();
-  const cut = checkpoint('TRUNCATE');
-  if (!cut || cut.busy !== 0) scheduleIdle();
+  askForWrites('TRUNCATE');
+}
+/** Runs the gated checkpoint; its 'checkpointed' (or 'error') message lets the main thread's writes go. */
+function whileWritesHeld() {
+  const mode = gated;
+  gated = null;
+  const result = checkpoint(mode);
+  if (walSize() > truncateAboveBytes || !result || result.busy !== 0) scheduleIdle();
 }
 parentPort.on('message', (message) => {
   if (closed) return;
   if (message.type === 'checkpoint') {
     lastRequest = Date.now();
     if (!passiveTimer) passiveTimer = setTimeout(passive, Math.max(0, lastRun + minIntervalMs - Date.now()));
+  } else if (message.type === 'writes-held' && gated) {
+    whileWritesHeld();
+  } else if (message.type === 'writes-busy') {
+    // A transaction holds the lock: tried again after the next PASSIVE, or when idle.
+    gated = null;
+    scheduleIdle();
   } else if (message.type === 'close') {
     closed = true;
     clearTimeout(passiveTimer);
@@ -163,8 +209,8 @@ parentPort.on('message', (message) => {
 `;
 
 interface WorkerMessage {
-  type: 'checkpointed' | 'error';
-  mode: 'PASSIVE' | 'TRUNCATE';
+  type: 'checkpointed' | 'error' | 'hold-writes';
+  mode: 'PASSIVE' | 'RESTART' | 'TRUNCATE';
   busy?: boolean;
   frames?: number;
   copied?: number;
@@ -186,12 +232,12 @@ export const consoleCheckpointLog: SqliteCheckpointLog = {
  */
 export function createSqliteCheckpointer(
   file: string,
-  options: SqliteCheckpointOptions & { log?: SqliteCheckpointLog; onGiveUp: () => void },
+  options: SqliteCheckpointOptions & { log?: SqliteCheckpointLog; onGiveUp: () => void; holdWrites?: HoldWrites },
 ): SqliteCheckpointer {
   const settings = { ...DEFAULTS, ...options };
   const log = options.log ?? consoleCheckpointLog;
   const walFile = `${file}-wal`;
-  const stats: SqliteCheckpointStats = { workerStarts: 0, passive: 0, truncate: 0, busy: 0, lastFrames: 0, lastCopied: 0, failures: 0, gaveUp: false };
+  const stats: SqliteCheckpointStats = { workerStarts: 0, passive: 0, restart: 0, truncate: 0, busy: 0, lastFrames: 0, lastCopied: 0, failures: 0, gaveUp: false };
   let worker: Worker | null = null;
   let workerExit: Promise<void> = Promise.resolve();
   let consecutiveFailures = 0;
@@ -199,6 +245,34 @@ export function createSqliteCheckpointer(
   let checkTimer: NodeJS.Timeout | null = null;
   let safetyTimer: NodeJS.Timeout | null = null;
   let closing = false;
+  /** Lets the held writes go: set while a RESTART or TRUNCATE runs under them. */
+  let releaseWrites: (() => void) | null = null;
+
+  const holdWritesFor = async (target: Worker, mode: string) => {
+    const hold: HoldWrites = options.holdWrites ?? (async (work) => (await work(), true));
+    const underHeldWrites = () =>
+      new Promise<void>((resolve) => {
+        if (worker !== target || closing) return resolve();
+        const timer = setTimeout(() => {
+          log.warn({ file, mode }, `A WAL checkpoint (${mode}) did not report within ${HOLD_TIMEOUT_MS / 1000} s; the database's writes go on`);
+          releaseWrites?.();
+        }, HOLD_TIMEOUT_MS);
+        releaseWrites = () => {
+          clearTimeout(timer);
+          releaseWrites = null;
+          resolve();
+        };
+        target.postMessage({ type: 'writes-held' });
+      });
+    let held = false;
+    try {
+      held = await hold(underHeldWrites);
+    } catch (error) {
+      log.warn({ err: error, file, mode }, `Holding the database's writes for a WAL checkpoint (${mode}) failed: ${(error as Error).message}`);
+    }
+    // Not held: the worker stops waiting and tries again later.
+    if (!held && worker === target && !closing) target.postMessage({ type: 'writes-busy' });
+  };
 
   const fail = (details: object, message: string) => {
     stats.failures++;
@@ -232,6 +306,7 @@ export function createSqliteCheckpointer(
           minIntervalMs: settings.minIntervalMs,
           idleMs: settings.idleMs,
           truncateAboveBytes: settings.truncateAboveBytes,
+          restartAboveBytes: settings.restartAboveBytes,
         },
         resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
       });
@@ -243,12 +318,18 @@ export function createSqliteCheckpointer(
     // Never what keeps the process alive: close() ends it, and a process that forgets to close exits anyway.
     started.unref();
     started.on('message', (message: WorkerMessage) => {
+      if (message.type === 'hold-writes') {
+        void holdWritesFor(started, message.mode);
+        return;
+      }
+      if (message.mode !== 'PASSIVE') releaseWrites?.();
       if (message.type === 'error') {
         fail({ mode: message.mode, code: message.code }, `A WAL checkpoint (${message.mode}) failed in the worker: ${message.message}`);
         return;
       }
       consecutiveFailures = 0;
       if (message.mode === 'TRUNCATE') stats.truncate++;
+      else if (message.mode === 'RESTART') stats.restart++;
       else stats.passive++;
       if (message.busy) stats.busy++;
       stats.lastFrames = message.frames ?? 0;
@@ -263,6 +344,7 @@ export function createSqliteCheckpointer(
     workerExit = new Promise((resolve) =>
       started.once('exit', (code) => {
         if (worker === started) worker = null;
+        releaseWrites?.();
         if (!closing && !errored && code !== 0) fail({ code }, `The WAL checkpoint worker exited with code ${code}`);
         resolve();
       }),

@@ -70,6 +70,20 @@ export function openSqliteDatabase(file: string, options: SqliteDatabaseOptions 
     checkpointer = createSqliteCheckpointer(file, {
       ...options.checkpointTuning,
       log: options.log,
+      // A RESTART or TRUNCATE takes SQLite's write lock: this Database's writes wait for it here, as
+      // for a bulk write, instead of sleeping in SQLite's busy handler on the event loop.
+      holdWrites: async (work) => {
+        if (bulkWrite) return false;
+        let done!: () => void;
+        bulkWrite = new Promise((resolve) => (done = resolve));
+        try {
+          await work();
+          return true;
+        } finally {
+          bulkWrite = null;
+          done();
+        }
+      },
       onGiveUp: () => {
         autoCheckpointPages = SQLITE_AUTOCHECKPOINT_PAGES;
         for (const open of [db, txConnection?.db]) if (open?.open) open.pragma(`wal_autocheckpoint = ${autoCheckpointPages}`);

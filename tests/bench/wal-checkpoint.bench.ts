@@ -101,7 +101,7 @@ async function run(mode: (typeof MODES)[number], round: number): Promise<string>
     const count = Number((await database.first(sql`SELECT count(*) AS n FROM traces`.compile(database.kysely)))!.n);
     if (count !== ROWS + writes) throw new Error(`${mode}: ${count} rows stored, ${ROWS + writes} written`);
     const stats = sqliteCheckpointStatsOf(database);
-    const worker = stats ? `worker: ${stats.passive} PASSIVE, ${stats.truncate} TRUNCATE, ${stats.failures} failures` : 'no worker';
+    const worker = stats ? `worker: ${stats.passive} PASSIVE, ${stats.restart} RESTART, ${stats.truncate} TRUNCATE, ${stats.failures} failures` : 'no worker';
     const at = (phase: string) => `${(longest.get(phase) ?? 0).toFixed(0)} ms`;
     return `| ${mode} | ${at('import')} | ${at('commit')} | ${at('after')} | ${commitMs.toFixed(0)} ms | ${importSeconds.toFixed(1)} s | ${mb(walAfterCommit)} -> ${mb(walBytes(file))} | ${worker} |`;
   } finally {
