@@ -32,9 +32,10 @@ import { Worker } from 'node:worker_threads';
  *   journal_size_limit is not used: it truncates inside the next COMMIT, on the main thread, and
  *   cutting a synced 34 MB WAL took 30 to 45 ms there (400 MB: 290 ms). A RESTART or TRUNCATE moves
  *   the server connection's data_version once (its page cache is dropped; cached totals recount).
- * - A worker that fails is logged and started again on the next request after a pause; after
- *   MAX_FAILURES the database goes back to SQLite's own checkpoint (onGiveUp), so the WAL never
- *   grows without bound.
+ * - A worker that fails (cannot start, crashes) is logged and started again on the next request
+ *   after a pause; after MAX_FAILURES in a row the database goes back to SQLite's own checkpoint
+ *   (onGiveUp), so the WAL never grows without bound. A checkpoint that fails in a running worker
+ *   (a full disk) is logged at most once a minute and tried again on the next request.
  * - close() lets a checkpoint under way finish, closes the worker's connection (after the server's
  *   own: the last connection to close checkpoints the rest and removes the WAL, here in the worker)
  *   and ends the thread; a worker that does not end within CLOSE_TIMEOUT_MS is terminated.
@@ -75,7 +76,7 @@ export interface SqliteCheckpointStats {
   /** Frames in the WAL and frames copied, as the last checkpoint reported them. */
   lastFrames: number;
   lastCopied: number;
-  /** Worker failures (errors reported by a checkpoint, a worker that crashed or could not start). */
+  /** Failures: checkpoints that failed in the worker, and workers that crashed or could not start. */
   failures: number;
   /** True once the checkpointer gave up and SQLite's own checkpoint is back on. */
   gaveUp: boolean;
@@ -107,8 +108,9 @@ const DEFAULTS: Required<SqliteCheckpointOptions> = {
   restartAboveBytes: 16 * 1024 * 1024,
   restartPauseMs: 5_000,
 };
-/** Consecutive failures after which SQLite's own checkpoint is turned back on. */
+/** Consecutive failures of the worker itself (could not start, crashed) after which SQLite's own checkpoint is turned back on. */
 const MAX_FAILURES = 3;
+const ERROR_LOG_EVERY_MS = 60_000;
 const CLOSE_TIMEOUT_MS = 10_000;
 /** Longest the database's writes are held for a RESTART or TRUNCATE that does not report (a stuck disk). */
 const HOLD_TIMEOUT_MS = 10_000;
@@ -242,6 +244,8 @@ export function createSqliteCheckpointer(
   let workerExit: Promise<void> = Promise.resolve();
   let consecutiveFailures = 0;
   let restartAfter = 0;
+  let checkpointErrors = 0;
+  let lastErrorLogged = -Infinity;
   let checkTimer: NodeJS.Timeout | null = null;
   let safetyTimer: NodeJS.Timeout | null = null;
   let closing = false;
@@ -324,7 +328,18 @@ export function createSqliteCheckpointer(
       }
       if (message.mode !== 'PASSIVE') releaseWrites?.();
       if (message.type === 'error') {
-        fail({ mode: message.mode, code: message.code }, `A WAL checkpoint (${message.mode}) failed in the worker: ${message.message}`);
+        // The worker runs: a checkpoint that fails (a full disk, an I/O error) is what SQLite's own
+        // checkpoint would meet too. Logged (at most once a minute), retried on the next request.
+        stats.failures++;
+        checkpointErrors++;
+        if (Date.now() - lastErrorLogged >= ERROR_LOG_EVERY_MS) {
+          log.warn(
+            { mode: message.mode, code: message.code, file, errorsSinceLastLog: checkpointErrors },
+            `A WAL checkpoint (${message.mode}) failed in the worker: ${message.message}; the next request tries again`,
+          );
+          lastErrorLogged = Date.now();
+          checkpointErrors = 0;
+        }
         return;
       }
       consecutiveFailures = 0;
