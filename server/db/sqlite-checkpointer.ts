@@ -139,6 +139,7 @@ const frameBytes = Number(db.pragma('page_size', { simple: true })) + 24;
 let lastRequest = 0;
 let lastRun = 0;
 let passiveTimer = null;
+let retryTimer = null;
 let idleTimer = null;
 let closed = false;
 /** The RESTART or TRUNCATE waiting for the main thread to hold its writes ('writes-held'). */
@@ -171,6 +172,15 @@ function passive() {
   const copied = checkpoint('PASSIVE');
   if (copied && copied.busy === 0 && copied.log * frameBytes >= restartAboveBytes) askForWrites('RESTART');
   else if (walSize() > truncateAboveBytes) scheduleIdle();
+  // Frames left (a reader on an older snapshot, an export, kept them from being copied): again in
+  // a while even if no commit asks for it.
+  clearTimeout(retryTimer);
+  if (copied && copied.checkpointed < copied.log && !gated) {
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      if (!passiveTimer) passive();
+    }, Math.max(minIntervalMs, 1000));
+  }
 }
 function idle() {
   idleTimer = null;
@@ -203,6 +213,7 @@ parentPort.on('message', (message) => {
   } else if (message.type === 'close') {
     closed = true;
     clearTimeout(passiveTimer);
+    clearTimeout(retryTimer);
     clearTimeout(idleTimer);
     db.close();
     parentPort.close();

@@ -135,6 +135,22 @@ describe('SQLite WAL checkpoints in a worker thread', () => {
     expect(stats().failures).toBe(0);
   }, 120_000);
 
+  it('copies what an open reader held back once it ends, without another commit asking', async () => {
+    await importRows(0, 1_000);
+    // A streamed read (an export) opened before the import keeps its snapshot: frames after it cannot be copied yet.
+    const reading = database.stream(sql`SELECT n FROM rows_t`.compile(database.kysely), 100)[Symbol.asyncIterator]();
+    expect((await reading.next()).done).toBe(false);
+    await importRows(1_000, 6_000);
+    await vi.waitFor(() => {
+      expect(stats().passive).toBeGreaterThan(0);
+      expect(stats().lastCopied).toBeLessThan(stats().lastFrames);
+    }, WAIT);
+    await reading.return!(undefined);
+    // No write from here on: the worker tries again by itself.
+    await vi.waitFor(() => expect(stats().lastCopied).toBe(stats().lastFrames), WAIT);
+    expect(await countRows()).toBe(7_000);
+  }, 60_000);
+
   it('closes cleanly while a checkpoint is under way: the worker ends, the WAL is folded in and removed, the data is whole', async () => {
     await importRows(0, 10_000);
     await vi.waitFor(() => expect(stats().workerStarts).toBe(1), WAIT);
