@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { textsChunks } from './scripts/texts-chunks.ts';
 
 const postgresTestUrl = process.env.DATABASE_URL_TEST?.trim();
 if (!postgresTestUrl) {
@@ -15,7 +16,7 @@ export default defineConfig({
         test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], environment: 'node' },
       },
       {
-        plugins: [react()],
+        plugins: [react(), textsChunks()],
         test: {
           name: 'dom',
           include: ['tests/unit/**/*.test.tsx'],

@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { build, type Plugin, type ResolvedConfig } from 'vite';
+import { textsChunks } from './texts-chunks.ts';
 import { PRERENDERED_ATTRIBUTE, PRERENDERED_PAGES, type PrerenderedPath } from '../src/app/prerendered-page.ts';
 
 const ENTRY = 'src/prerender-sign-in.tsx';
@@ -39,7 +40,7 @@ export function prerenderSignIn(): Plugin {
           root: config.root,
           logLevel: 'warn',
           mode: config.mode,
-          plugins: [react()],
+          plugins: [react(), textsChunks()],
           build: { ssr: ENTRY, outDir: ssrDir, emptyOutDir: true, rollupOptions: { output: { entryFileNames: 'prerender.mjs' } } },
         });
         const { renderPage } = (await import(pathToFileURL(path.join(ssrDir, 'prerender.mjs')).href)) as typeof import('../src/prerender-sign-in.tsx');

@@ -3,11 +3,13 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
 import 'virtual:forja/theme-variables.css';
 import { App } from './app/app.tsx';
-import { i18nReady } from './app/i18n.ts';
-import { canHydrate } from './app/prerendered-page.ts';
+import { i18nReady, loadAllTexts } from './app/i18n.ts';
+import { canHydrate, PRERENDERED_PAGES } from './app/prerendered-page.ts';
 import { reloadOnStaleChunk } from './app/reload-on-stale-chunk.ts';
 
 reloadOnStaleChunk();
+// Every screen but the sign-in page waits for the rest of the texts: fetched now, beside the screen's own chunk.
+if (!(window.location.pathname in PRERENDERED_PAGES)) void loadAllTexts();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

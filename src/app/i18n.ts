@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import es from '../../locales/es.json';
+import bootTexts from 'virtual:forja/texts-es-boot';
 import { initialLanguage } from './language-preference.ts';
 
 type Tree = Record<string, unknown>;
@@ -18,10 +18,25 @@ export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   lng: 'es',
   fallbackLng: 'en',
-  resources: { es: { translation: es as Tree } },
+  resources: { es: { translation: bootTexts } },
   interpolation: { escapeValue: false },
+  // Components drawn before a chunk of texts arrived draw again once it has.
+  react: { bindI18nStore: 'added' },
   initAsync: false,
 });
+
+let allSpanish: Promise<void> | null = null;
+
+/**
+ * Adds the Spanish texts beyond the sign-in page's (src/app/boot-texts.ts), downloading them once;
+ * every screen but the sign-in page waits for it (src/app/all-texts.tsx).
+ */
+export function loadAllTexts(): Promise<void> {
+  allSpanish ??= import('virtual:forja/texts-es-rest').then((module) => {
+    i18n.addResourceBundle('es', 'translation', module.default, true, false);
+  });
+  return allSpanish;
+}
 
 /** Makes `language`'s texts available (a no-op once loaded); an unknown language is an error. */
 export async function loadLanguage(language: string): Promise<void> {

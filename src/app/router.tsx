@@ -9,6 +9,7 @@ import { ChatLayout } from './layouts/chat-layout.tsx';
 import { NotFoundPage } from './not-found-page.tsx';
 import { PageFallback } from './page-fallback.tsx';
 import { crudRouteAccess } from './crud-route-access.ts';
+import { AllTexts } from './all-texts.tsx';
 
 // Signed-in screens share one chunk of providers and the CRUD route element (console-scope.tsx):
 // one import, so both arrive together, and none of it is on the sign-in page.
@@ -40,8 +41,11 @@ export const routedScreens: RoutedScreen[] = [
 
 // TanStack Query: a chunk of its own that every screen but the sign-in page renders in.
 const QueryScope = lazy(() => import('./query-scope.tsx'));
-/** The screens that fetch nothing through TanStack Query, and load faster without it. */
-const WITHOUT_QUERY = new Set(['/login']);
+/**
+ * The screens that fetch nothing through TanStack Query and need only the texts in the entry
+ * (src/app/boot-texts.ts), so they load faster without either.
+ */
+const LEAN_SCREENS = new Set(['/login']);
 
 function guarded(screen: RoutedScreen) {
   return (
@@ -50,7 +54,15 @@ function guarded(screen: RoutedScreen) {
       path={screen.path}
       element={
         <RequireAccess access={{ auth: screen.auth, permissions: screen.permissions }}>
-          <Suspense fallback={<PageFallback />}>{WITHOUT_QUERY.has(screen.path) ? screen.element : <QueryScope>{screen.element}</QueryScope>}</Suspense>
+          <Suspense fallback={<PageFallback />}>
+            {LEAN_SCREENS.has(screen.path) ? (
+              screen.element
+            ) : (
+              <AllTexts>
+                <QueryScope>{screen.element}</QueryScope>
+              </AllTexts>
+            )}
+          </Suspense>
         </RequireAccess>
       }
     />
@@ -70,7 +82,9 @@ function screensOf(layout: FeatureRoute['layout']) {
       element={
         <RequireAccess access={{ auth: true, permissions: null }}>
           <Suspense fallback={<PageFallback />}>
-            <ConsoleScope />
+            <AllTexts>
+              <ConsoleScope />
+            </AllTexts>
           </Suspense>
         </RequireAccess>
       }

@@ -6,7 +6,8 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { chatApi, chatFailureKey } from './chat-api.ts';
 import { ChatWindow } from './chat-window.tsx';
 import { ContactForm } from './contact-form.tsx';
-import { chatVisitorApi, embedContext, resumeTokens, tellWidget } from './chat-visitor-api.ts';
+import { chatVisitorApi, resumeTokens, tellWidget } from './chat-visitor-api.ts';
+import { embedContext } from './embed-context.ts';
 
 /**
  * /chat/:botId/:conversationId? (spec §2 Chat routes): the contact form, or the chat window. A

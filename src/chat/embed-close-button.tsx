@@ -1,7 +1,8 @@
 import { ActionIcon } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { embedContext, tellWidget } from './chat-visitor-api.ts';
+import { tellWidget } from './chat-visitor-api.ts';
+import { embedContext } from './embed-context.ts';
 
 /** Inside the widget's iframe: folds the chat back into the launcher (on a phone it covers the page). */
 export function EmbedCloseButton() {

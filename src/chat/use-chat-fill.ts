@@ -1,5 +1,5 @@
 import { useMediaQuery } from '@mantine/hooks';
-import { embedContext } from './chat-visitor-api.ts';
+import { embedContext } from './embed-context.ts';
 
 /** Whether the chat fills the whole screen: on a phone, and always inside the widget's iframe. */
 export function useChatFill(): boolean {

@@ -3,10 +3,12 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { i18n } from '../../../src/app/i18n.ts';
+import { i18n, loadAllTexts } from '../../../src/app/i18n.ts';
 import { installBrowserShims } from '../runtime/runtime-test-harness.tsx';
 
 installBrowserShims();
+// Every text, as the console has by the time a screen other than the sign-in page renders.
+await loadAllTexts();
 
 /** The app's real i18n (Spanish), Mantine and a memory router at `path`. */
 export function ConsoleHarness({ children, path = '/', pattern = '*' }: { children: ReactNode; path?: string; pattern?: string }) {
