@@ -5,26 +5,33 @@ import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 
+/** A test server for the describe block, serving `dist` as `write` fills it; `cleanup` is removed after. Returns a GET. */
+function serving(dist: string, cleanup: string, write: () => void) {
+  let server: TestServer;
+  beforeAll(async () => {
+    write();
+    server = await startTestServer({ distDir: dist, signIn: false });
+  });
+  afterAll(async () => {
+    await server.close();
+    fs.rmSync(cleanup, { recursive: true, force: true });
+  });
+  return (p: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + p, { headers });
+}
+
 /** The built console at /: single-page fallback, caching by content hash, pre-compressed assets. */
 describe('serving the built console', () => {
   // Under a folder named "assets" itself: only the build's own assets/ may be cached for good.
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-dist-'));
   const dist = path.join(parent, 'assets', 'console');
   const script = 'console.log("forja");'.repeat(100);
-  let server: TestServer;
-  beforeAll(async () => {
+  const get = serving(dist, parent, () => {
     fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Forja</title>');
     fs.writeFileSync(path.join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     fs.writeFileSync(path.join(dist, 'assets', 'app-C2nG0oPA.js'), script);
     fs.writeFileSync(path.join(dist, 'assets', 'app-C2nG0oPA.js.br'), brotliCompressSync(script));
-    server = await startTestServer({ distDir: dist, signIn: false });
   });
-  afterAll(async () => {
-    await server.close();
-    fs.rmSync(parent, { recursive: true, force: true });
-  });
-  const get = (p: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + p, { headers });
 
   it('deep links get the app, never cached, so a new release is picked up at once', async () => {
     for (const url of ['/', '/index.html', '/crud/bot', '/login']) {
@@ -63,21 +70,14 @@ describe('serving the built console', () => {
 describe('serving a prerendered page', () => {
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-dist-'));
   const page = '<!doctype html><title>Forja</title><div id="root" data-prerendered="/login"><form></form></div>';
-  let server: TestServer;
-  beforeAll(async () => {
+  const get = serving(dist, dist, () => {
     fs.mkdirSync(path.join(dist, 'prerendered'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Forja</title><div id="root"></div>');
     const file = path.join(dist, 'prerendered', 'login.html');
     fs.writeFileSync(file, page);
     fs.writeFileSync(`${file}.br`, brotliCompressSync(page));
     fs.writeFileSync(`${file}.gz`, gzipSync(page));
-    server = await startTestServer({ distDir: dist, signIn: false });
   });
-  afterAll(async () => {
-    await server.close();
-    fs.rmSync(dist, { recursive: true, force: true });
-  });
-  const get = (p: string, headers: Record<string, string> = {}) => fetch(server.baseUrl + p, { headers });
 
   it('serves it at its path, query string or not, never cached', async () => {
     for (const url of ['/login', '/login?redirect=%2Fcrud%2Fbot']) {
