@@ -34,9 +34,9 @@ describe('the prerendered sign-in page', () => {
     }
   });
 
-  it('keeps what the visitor typed before the scripts ran, and signs in with it', async () => {
+  it("takes typing and a submit before the console's scripts ran, and signs in with them once they have", async () => {
     const page = await app.newPage();
-    // Hold the entry script back until the form has been filled in.
+    // Hold the entry script back until the form has been filled in and submitted.
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
     const held: Route[] = [];
@@ -46,16 +46,40 @@ describe('the prerendered sign-in page', () => {
       await route.continue();
     });
     await page.goto(`${app.webUrl}/login?redirect=%2Fsettings`, { waitUntil: 'commit' });
+    await page.locator('form[data-early-sign-in="ready"]').waitFor();
+    expect(await page.getByTestId('login-submit').isDisabled()).toBe(true);
     await page.getByTestId('login-username').fill(app.adminUsername);
     await page.getByTestId('login-password').fill(app.adminPassword);
-    expect(held.length).toBe(1);
-    expect(await page.getByTestId('login-submit').isDisabled()).toBe(true);
-    release();
-    // Hydrated: the typed values are the form's state, so the button enables and the sign-in works.
-    await expect.poll(() => page.getByTestId('login-submit').isEnabled(), { timeout: 30_000 }).toBe(true);
-    expect(await page.getByTestId('login-username').inputValue()).toBe(app.adminUsername);
+    // The small script of the prerendered page enables the button, as the React form would.
+    expect(await page.getByTestId('login-submit').isEnabled()).toBe(true);
     await page.getByTestId('login-submit').click();
-    await page.waitForURL(`${app.webUrl}/settings`, { timeout: 15_000 });
+    expect(await page.getByTestId('login-submit').getAttribute('aria-busy')).toBe('true');
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(new URL(page.url()).search).toBe('?redirect=%2Fsettings'); // never submitted by the browser itself
+    expect(held.length).toBe(1);
+    release();
+    // Hydrated, React takes the held submit with the typed values and signs in.
+    await page.waitForURL(`${app.webUrl}/settings`, { timeout: 30_000 });
+  });
+
+  it('keeps what was typed before the scripts ran when the visitor submits after hydration', async () => {
+    const page = await app.newPage();
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/index-[\w-]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto(`${app.webUrl}/login`, { waitUntil: 'commit' });
+    await page.getByTestId('login-username').fill(app.adminUsername);
+    await page.getByTestId('login-password').fill('wrong-password');
+    release();
+    await expect.poll(() => page.evaluate(() => Object.keys(document.querySelector('form')!).some((key) => key.startsWith('__reactProps'))), { timeout: 30_000 }).toBe(true);
+    expect(await page.getByTestId('login-username').inputValue()).toBe(app.adminUsername);
+    page.expectErrors(/status of 401 \(Unauthorized\)/);
+    await page.getByTestId('login-submit').click();
+    await page.getByTestId('form-error').waitFor();
+    expect(await page.getByTestId('form-error').textContent()).toContain('Credenciales inválidas');
   });
 
   it('types into the hydrated form as into any other', async () => {
