@@ -21,6 +21,8 @@ const app = (
 // A prerendered page (the sign-in page) is hydrated when it is what the app would render for this
 // visitor; otherwise (signed in, another language or theme) it is replaced.
 if (canHydrate(root, window.location.pathname)) {
+  // The prerendered page's own script (src/identity/early-sign-in.ts, HYDRATING_EVENT) puts back what it changed.
+  document.dispatchEvent(new Event('forja:hydrating'));
   hydrateRoot(root, app);
 } else {
   // A visitor who chose another language than Spanish sees it from the first paint.

@@ -13,6 +13,9 @@ const ownedByReact = (node: Element) => Object.keys(node).some((key) => key.star
 /** The rule of form-rules.ts canSubmitLogin (tests/unit/identity/early-sign-in.test.ts keeps them equal). */
 export const canSubmit = (username: string, password: string) => username.trim() !== '' && password.trim() !== '';
 
+/** Sent by src/main.tsx just before it hydrates: the form's attributes must then be as rendered. */
+export const HYDRATING_EVENT = 'forja:hydrating';
+
 export function enhanceSignInForm(doc: Document, schedule: (callback: () => void) => void = (callback) => requestAnimationFrame(callback)): void {
   const username = doc.querySelector<HTMLInputElement>('[data-testid="login-username"]');
   const password = doc.querySelector<HTMLInputElement>('[data-testid="login-password"]');
@@ -20,9 +23,25 @@ export function enhanceSignInForm(doc: Document, schedule: (callback: () => void
   const form = submit?.form;
   if (!username || !password || !submit || !form || ownedByReact(form)) return;
   let held = false;
+  let hydrating = false;
+  const rendered = { disabled: submit.disabled, dataDisabled: submit.getAttribute('data-disabled') };
+
+  // React reports (and does not patch) attributes that differ from the markup it hydrates: the
+  // button goes back to what was rendered, and React's state (login-page.tsx) sets it again.
+  doc.addEventListener(
+    HYDRATING_EVENT,
+    () => {
+      hydrating = true;
+      submit.disabled = rendered.disabled;
+      if (rendered.dataDisabled === null) submit.removeAttribute('data-disabled');
+      else submit.setAttribute('data-disabled', rendered.dataDisabled);
+      submit.removeAttribute('aria-busy');
+    },
+    { once: true },
+  );
 
   const sync = () => {
-    if (ownedByReact(form) || held) return;
+    if (ownedByReact(form) || held || hydrating) return;
     const enabled = canSubmit(username.value, password.value);
     submit.disabled = !enabled;
     submit.toggleAttribute('data-disabled', !enabled);
@@ -42,13 +61,13 @@ export function enhanceSignInForm(doc: Document, schedule: (callback: () => void
     event.preventDefault();
     if (held || !canSubmit(username.value, password.value)) return;
     held = true;
-    submit.setAttribute('aria-busy', 'true');
+    if (!hydrating) submit.setAttribute('aria-busy', 'true');
     schedule(handOver);
   });
   // Filled in before this script ran (typed fast, or by a password manager).
   sync();
-  // For tests and the bench: from here a submit is taken (React leaves unknown attributes alone).
-  form.setAttribute('data-early-sign-in', 'ready');
+  // For tests and the bench: from here a submit is taken. On <html>, outside what React hydrates.
+  doc.documentElement.setAttribute('data-early-sign-in', 'ready');
 }
 
 if (typeof document !== 'undefined') {

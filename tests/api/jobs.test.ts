@@ -44,7 +44,8 @@ describe('training as a job', () => {
   it('reports progress from the queue, one per knowledge base, and finishes with the same response', async () => {
     const knowledge = await heldKnowledge(owner.client, 'Garantías');
     const training = owner.client.get(`/api/rag/train/${knowledge._id}`);
-    const status = await until(() => owner.client.get(`/api/rag/status/${knowledge._id}`), (r) => r.body.state === 'running', 'a running training');
+    // A queued training already reads as running (jobState 'queued'); wait for the queue to claim it.
+    const status = await until(() => owner.client.get(`/api/rag/status/${knowledge._id}`), (r) => r.body.state === 'running' && r.body.jobState === 'running', 'a running training');
     expect(status.body).toMatchObject({ state: 'running', phase: 'planning', jobState: 'running', jobId: expect.any(String) });
 
     // One training per knowledge base: a second one is refused while the first runs.

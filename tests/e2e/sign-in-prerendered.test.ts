@@ -46,7 +46,7 @@ describe('the prerendered sign-in page', () => {
       await route.continue();
     });
     await page.goto(`${app.webUrl}/login?redirect=%2Fsettings`, { waitUntil: 'commit' });
-    await page.locator('form[data-early-sign-in="ready"]').waitFor();
+    await page.locator('html[data-early-sign-in="ready"]').waitFor({ state: 'attached' });
     expect(await page.getByTestId('login-submit').isDisabled()).toBe(true);
     await page.getByTestId('login-username').fill(app.adminUsername);
     await page.getByTestId('login-password').fill(app.adminPassword);

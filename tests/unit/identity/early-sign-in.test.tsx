@@ -1,6 +1,6 @@
 // The prerendered sign-in form before React hydrates it (src/identity/early-sign-in.ts).
 import { beforeEach, describe, expect, it } from 'vitest';
-import { canSubmit, enhanceSignInForm } from '../../../src/identity/early-sign-in.ts';
+import { canSubmit, enhanceSignInForm, HYDRATING_EVENT } from '../../../src/identity/early-sign-in.ts';
 import { canSubmitLogin } from '../../../src/identity/form-rules.ts';
 
 let scheduled: (() => void)[] = [];
@@ -99,6 +99,25 @@ describe('the sign-in form before hydration', () => {
     const late = new Event('submit', { bubbles: true, cancelable: true });
     form.dispatchEvent(late);
     expect(late.defaultPrevented).toBe(false);
+  });
+
+  it('puts the button back as rendered when hydration starts, so React finds its own markup', () => {
+    const { form, submit, type } = prerenderedForm();
+    enhanceSignInForm(document, schedule);
+    expect(document.documentElement.getAttribute('data-early-sign-in')).toBe('ready');
+    type('login-username', 'admin');
+    type('login-password', 'secret');
+    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    expect(submit.disabled).toBe(false);
+    expect(submit.getAttribute('aria-busy')).toBe('true');
+    document.dispatchEvent(new Event(HYDRATING_EVENT));
+    expect(submit.disabled).toBe(true);
+    expect(submit.getAttribute('data-disabled')).toBe('true');
+    expect(submit.hasAttribute('aria-busy')).toBe(false);
+    // Still held, and handed over once React owns the form.
+    type('login-password', 'other');
+    expect(submit.disabled).toBe(true);
+    expect(scheduled).toHaveLength(1);
   });
 
   it('stops waiting when the form was replaced instead of hydrated', () => {
