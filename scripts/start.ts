@@ -11,7 +11,8 @@ import { ensureServerBuild } from './build-server.ts';
 const root = process.cwd();
 const dist = path.join(root, 'dist');
 const entry = path.join(root, 'src', 'main.tsx');
-const SOURCES = ['src', 'runtime', 'index.html', 'locales', 'public', 'contract', 'vite.config.ts', 'scripts/prerender-sign-in.ts'];
+// The console's sources, and the build's own plugins (vite.config.ts).
+const SOURCES = ['src', 'runtime', 'index.html', 'locales', 'public', 'contract', 'vite.config.ts', 'scripts/prerender-sign-in.ts', 'scripts/texts-chunks.ts', 'scripts/theme-variables-css.ts'];
 
 /** Newest modification time under a file or folder (0 when absent). */
 function newestMtime(target: string): { time: number; file: string | null } {
