@@ -51,10 +51,19 @@ export function enhanceSignInForm(doc: Document, schedule: (callback: () => void
     if (!form.isConnected) return;
     if (!ownedByReact(form)) return schedule(handOver);
     // React's form now: its state holds what was typed (login-page.tsx), and its submit signs in.
+    // If React did not take it yet, the window listener above holds it again.
     submit.removeAttribute('aria-busy');
     form.requestSubmit();
   };
 
+  // Last in line (window, bubbling): a submit of this form nobody handled (React attached but not
+  // yet done hydrating, under load) is never left to the browser, and is held again.
+  doc.defaultView?.addEventListener('submit', (event) => {
+    if (event.target !== form || event.defaultPrevented) return;
+    event.preventDefault();
+    if (!held) return;
+    schedule(handOver);
+  });
   form.addEventListener('input', sync);
   form.addEventListener('submit', (event) => {
     if (ownedByReact(form)) return;

@@ -98,7 +98,9 @@ describe('the sign-in form before hydration', () => {
     expect(submit.disabled).toBe(true); // React's to change now, not this script's
     const late = new Event('submit', { bubbles: true, cancelable: true });
     form.dispatchEvent(late);
-    expect(late.defaultPrevented).toBe(false);
+    // Not held: React's to handle. Only the last-in-line guard keeps the browser from submitting it.
+    expect(scheduled).toHaveLength(0);
+    expect(late.defaultPrevented).toBe(true);
   });
 
   it('puts the button back as rendered when hydration starts, so React finds its own markup', () => {
@@ -117,6 +119,21 @@ describe('the sign-in form before hydration', () => {
     // Still held, and handed over once React owns the form.
     type('login-password', 'other');
     expect(submit.disabled).toBe(true);
+    expect(scheduled).toHaveLength(1);
+  });
+
+  it('holds a handed-over submit again when React did not take it yet, and never lets the browser submit', () => {
+    const { form, type } = prerenderedForm();
+    enhanceSignInForm(document, schedule);
+    type('login-username', 'admin');
+    type('login-password', 'secret');
+    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    hydrate(form);
+    const seen: Event[] = [];
+    form.addEventListener('submit', (event) => seen.push(event));
+    runScheduled(); // requestSubmit: nobody prevents it (React attached but not done)
+    expect(seen).toHaveLength(1);
+    expect(seen[0].defaultPrevented).toBe(true);
     expect(scheduled).toHaveLength(1);
   });
 
