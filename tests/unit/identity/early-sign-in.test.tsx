@@ -21,7 +21,15 @@ function prerenderedForm() {
     get(id).value = value;
     get(id).dispatchEvent(new Event('input', { bubbles: true }));
   };
-  return { form, submit: get('login-submit') as unknown as HTMLButtonElement, type };
+  /** Fills both fields and submits, as a visitor would: returns the submit event. */
+  const fillAndSubmit = () => {
+    type('login-username', 'admin');
+    type('login-password', 'secret');
+    const event = new Event('submit', { bubbles: true, cancelable: true });
+    form.dispatchEvent(event);
+    return event;
+  };
+  return { form, submit: get('login-submit') as unknown as HTMLButtonElement, type, fillAndSubmit };
 }
 
 /** What hydration does to a node, as far as the script can see: React's props on it. */
@@ -57,7 +65,7 @@ describe('the sign-in form before hydration', () => {
   });
 
   it('never lets the browser submit the form, holds the submit, and hands it to React once hydrated', () => {
-    const { form, submit, type } = prerenderedForm();
+    const { form, submit, type, fillAndSubmit } = prerenderedForm();
     const reactSubmits: Event[] = [];
     // Stands in for React's own submit handler (which prevents the browser's submit too).
     document.getElementById('root')!.addEventListener('submit', (event) => {
@@ -67,10 +75,7 @@ describe('the sign-in form before hydration', () => {
       }
     });
     enhanceSignInForm(document, schedule);
-    type('login-username', 'admin');
-    type('login-password', 'secret');
-    const early = new Event('submit', { bubbles: true, cancelable: true });
-    form.dispatchEvent(early);
+    const early = fillAndSubmit();
     expect(early.defaultPrevented).toBe(true);
     expect(submit.getAttribute('aria-busy')).toBe('true');
     // A second press while held is not queued twice.
@@ -104,12 +109,10 @@ describe('the sign-in form before hydration', () => {
   });
 
   it('puts the button back as rendered when hydration starts, so React finds its own markup', () => {
-    const { form, submit, type } = prerenderedForm();
+    const { submit, type, fillAndSubmit } = prerenderedForm();
     enhanceSignInForm(document, schedule);
     expect(document.documentElement.getAttribute('data-early-sign-in')).toBe('ready');
-    type('login-username', 'admin');
-    type('login-password', 'secret');
-    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    fillAndSubmit();
     expect(submit.disabled).toBe(false);
     expect(submit.getAttribute('aria-busy')).toBe('true');
     document.dispatchEvent(new Event(HYDRATING_EVENT));
@@ -123,11 +126,9 @@ describe('the sign-in form before hydration', () => {
   });
 
   it('holds a handed-over submit again when React did not take it yet, and never lets the browser submit', () => {
-    const { form, type } = prerenderedForm();
+    const { form, fillAndSubmit } = prerenderedForm();
     enhanceSignInForm(document, schedule);
-    type('login-username', 'admin');
-    type('login-password', 'secret');
-    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    fillAndSubmit();
     hydrate(form);
     const seen: Event[] = [];
     form.addEventListener('submit', (event) => seen.push(event));
@@ -138,11 +139,9 @@ describe('the sign-in form before hydration', () => {
   });
 
   it('stops waiting when the form was replaced instead of hydrated', () => {
-    const { form, type } = prerenderedForm();
+    const { fillAndSubmit } = prerenderedForm();
     enhanceSignInForm(document, schedule);
-    type('login-username', 'admin');
-    type('login-password', 'secret');
-    form.dispatchEvent(new Event('submit', { bubbles: true, cancelable: true }));
+    fillAndSubmit();
     document.getElementById('root')!.replaceChildren();
     runScheduled();
     expect(scheduled).toHaveLength(0);
