@@ -1,6 +1,6 @@
 import type { GeneratorInput } from './load/manifest-source.ts';
 import type { LoadedManifest, Manifest, SharedEnums } from './model/manifest.ts';
-import type { EntityModelMap } from './model/entity-model.ts';
+import type { EntityModelMap } from '../contract/model/entity-model.ts';
 import { buildModels } from './model/build-model.ts';
 import { createMetaSchemaValidator } from './validate/validate-meta-schema.ts';
 import { ManifestValidationError, type ManifestIssue } from './validate/manifest-issue.ts';

@@ -1,4 +1,4 @@
-import type { EntityModel, FieldModel, RuleName } from '../model/entity-model.ts';
+import type { EntityModel, FieldModel, RuleName } from '../../contract/model/entity-model.ts';
 
 // JSON Schema (draft-07, the dialect both ajv's default and RJSF speak) built from the model.
 // One builder serves the server's request validation and the client's form, so the two cannot drift.

@@ -1,7 +1,7 @@
 import type {
   ColumnModel, ColumnType, Condition, EntityModel, EntityModelMap, FieldModel, FieldType, IndexModel,
   RuleName, SectionModel, StorageModel, ValidationModel,
-} from './entity-model.ts';
+} from '../../contract/model/entity-model.ts';
 import type { LoadedManifest, Manifest, ManifestCondition, ManifestField, ManifestSection, SharedEnums } from './manifest.ts';
 
 const DEFAULT_MESSAGES: Record<RuleName, string> = {

@@ -1,6 +1,6 @@
 // The manifest as written by people: the shape manifest.schema.json admits, before defaults.
 // build-model.ts turns it into the EntityModel that everything else reads.
-import type { ColumnFormatter, FieldType, FileFormat, FilterOperator, MenuGroup, SortOrder } from './entity-model.ts';
+import type { ColumnFormatter, FieldType, FileFormat, FilterOperator, MenuGroup, SortOrder } from '../../contract/model/entity-model.ts';
 
 export interface ManifestCondition { field: string; in?: (string | number | boolean)[]; notIn?: (string | number | boolean)[] }
 

@@ -2,7 +2,7 @@ import type { ManifestIssue } from './manifest-issue.ts';
 import { toJsonPath } from './json-path.ts';
 import { visitFields, type PathSegments, type RuleContext } from './rule-context.ts';
 import type { LoadedManifest, Manifest, ManifestCondition, ManifestField } from '../model/manifest.ts';
-import { SYSTEM_FIELDS } from '../model/entity-model.ts';
+import { SYSTEM_FIELDS } from '../../contract/model/entity-model.ts';
 import { valueLabelsOf } from '../model/build-model.ts';
 
 // Each rule checks one thing across the schema-valid manifests and returns every problem it sees.

@@ -1,8 +1,8 @@
-import type { EntityModel } from '../../generator/model/entity-model.ts';
+import type { EntityModel } from '../../contract/model/entity-model.ts';
 
 export type {
   FieldModel, FieldType, FilterModel, FilterOperator, SectionModel, RowActionModel, Condition, FileFormat, SortOrder, RefModel,
-} from '../../generator/model/entity-model.ts';
+} from '../../contract/model/entity-model.ts';
 
 /** The entity model as the browser receives it: everything but the server's storage details. */
 export type ClientEntityModel = Omit<EntityModel, 'storage'>;

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import type { EntityRecord, EntityService } from '../entities/entity-service.ts';
 import { routePermission } from '../entities/route-permission.ts';
 import { systemIn } from '../entities/system-context.ts';

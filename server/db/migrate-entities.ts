@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EntityModel } from '../../generator/model/entity-model.ts';
+import type { EntityModel } from '../../contract/model/entity-model.ts';
 import type { Database } from './database.ts';
 import { CHANGE_CHANNEL } from './postgres-change-feed.ts';
 

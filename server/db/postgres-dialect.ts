@@ -1,5 +1,5 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import type { ColumnType } from '../../generator/model/entity-model.ts';
+import type { ColumnType } from '../../contract/model/entity-model.ts';
 import { LIKE_ESCAPE_CHAR, type SqlDialect } from './sql-dialect.ts';
 
 /** Column type mapping; a registry so an unknown abstract type fails loudly. */

@@ -1,5 +1,5 @@
 import type { Expression, SqlBool } from 'kysely';
-import type { ColumnType } from '../../generator/model/entity-model.ts';
+import type { ColumnType } from '../../contract/model/entity-model.ts';
 
 /**
  * Everything that differs between SQL engines, in one object per engine. The entity service

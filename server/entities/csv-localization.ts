@@ -1,6 +1,6 @@
 import es from '../../locales/es.json' with { type: 'json' };
 import en from '../../locales/en.json' with { type: 'json' };
-import type { ColumnModel, FieldModel } from '../../generator/model/entity-model.ts';
+import type { ColumnModel, FieldModel } from '../../contract/model/entity-model.ts';
 import type { SqlDialect } from '../db/sql-dialect.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';

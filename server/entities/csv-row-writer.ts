@@ -1,4 +1,4 @@
-import type { ColumnModel, FieldModel } from '../../generator/model/entity-model.ts';
+import type { ColumnModel, FieldModel } from '../../contract/model/entity-model.ts';
 import type { RowBatch } from '../db/database.ts';
 import type { SqlDialect } from '../db/sql-dialect.ts';
 import type { EntityRuntime } from './entity-runtime.ts';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import type { FileFormat } from '../../generator/model/entity-model.ts';
+import type { FileFormat } from '../../contract/model/entity-model.ts';
 import type { Database, Row } from '../db/database.ts';
 import { exportQuotaError, type ExportFiles } from '../files/export-files.ts';
 import { badRequest } from '../http/http-error.ts';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { FieldModel, FileFormat } from '../../generator/model/entity-model.ts';
+import type { FieldModel, FileFormat } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import type { FileLimits } from '../files/file-limits.ts';
 import { ConcurrencyLimit, limitKey, type SlotStore } from '../files/user-limiter.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { entityEndpointsOf, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
-import type { EntityModel } from '../../generator/model/entity-model.ts';
+import type { EntityModel } from '../../contract/model/entity-model.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import type { EntityExporter } from './entity-exporter.ts';
 import type { EntityImporter } from './entity-importer.ts';

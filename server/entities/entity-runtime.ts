@@ -1,5 +1,5 @@
 import type { Ajv } from 'ajv';
-import type { ColumnModel, EntityModel, EntityModelMap, FieldModel } from '../../generator/model/entity-model.ts';
+import type { ColumnModel, EntityModel, EntityModelMap, FieldModel } from '../../contract/model/entity-model.ts';
 import type { EntitySchemas } from '../generated/schemas.ts';
 import { compileBodyValidator, type BodyValidator } from './entity-validator.ts';
 

@@ -1,5 +1,5 @@
 import type { CompiledQuery } from 'kysely';
-import type { FieldModel } from '../../generator/model/entity-model.ts';
+import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError, notFound, validationError, type InputError } from '../http/http-error.ts';
 import { hasPermission, type RequestContext } from '../http/request-context.ts';

@@ -1,4 +1,4 @@
-import type { FieldModel } from '../../generator/model/entity-model.ts';
+import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { scopeConditions, type RecordScope } from './entity-query.ts';

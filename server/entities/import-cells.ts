@@ -1,4 +1,4 @@
-import type { FieldModel } from '../../generator/model/entity-model.ts';
+import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { InputError } from '../http/http-error.ts';
 import { INVALID_VALUE_REASON } from './entity-validator.ts';
 import { unguardFormula } from './csv-formula-guard.ts';

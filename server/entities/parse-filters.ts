@@ -1,4 +1,4 @@
-import { FILTER_OPERATORS, type FieldModel, type FilterOperator } from '../../generator/model/entity-model.ts';
+import { FILTER_OPERATORS, type FieldModel, type FilterOperator } from '../../contract/model/entity-model.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 

@@ -1,4 +1,4 @@
-import type { FieldModel } from '../../generator/model/entity-model.ts';
+import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import { runtimeOf, type EntityRuntimeMap } from './entity-runtime.ts';
 import { loadByIds } from './populate-refs.ts';

@@ -1,4 +1,4 @@
-import type { EntityModel } from '../../generator/model/entity-model.ts';
+import type { EntityModel } from '../../contract/model/entity-model.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import { permissionsGranting } from '../../contract/permissions/entity-access.ts';
 

@@ -1,4 +1,4 @@
-import { SYSTEM_FIELDS } from '../../generator/model/entity-model.ts';
+import { SYSTEM_FIELDS } from '../../contract/model/entity-model.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import { isPlainObject } from './entity-validator.ts';

@@ -1,4 +1,4 @@
-import type { FieldType } from '../../generator/model/entity-model.ts';
+import type { FieldType } from '../../contract/model/entity-model.ts';
 import { hashPassword } from '../identity/password-hasher.ts';
 
 /** Turns the value of a secret field into what is stored (it is never read back by the API). */

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EntityModel } from '../../generator/model/entity-model.ts';
+import type { EntityModel } from '../../contract/model/entity-model.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
 import { MAX_LIMIT, parseListQuery, type RawQuery } from '../entities/list-query.ts';

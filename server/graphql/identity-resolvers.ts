@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import { routePermission } from '../entities/route-permission.ts';
 import { authenticationError, type Enforce } from '../http/authorize-route.ts';

@@ -6,7 +6,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyCors from '@fastify/cors';
 import { Redis } from 'ioredis';
-import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import { loadEnvironmentDefaults, loadFeatureConfig, type EnvironmentDefaults, type ServerConfig } from '../config.ts';
 import { createRuntimeConfigReader } from '../config/create-runtime-config-reader.ts';
 import { openDatabase, type Database } from '../db/database.ts';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import type { FeatureConfig, ServerConfig } from '../config.ts';
 import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { Database } from '../db/database.ts';

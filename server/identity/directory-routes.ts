@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import type { EntityService } from '../entities/entity-service.ts';
 import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import { system } from '../entities/system-context.ts';

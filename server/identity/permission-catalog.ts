@@ -1,4 +1,4 @@
-import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 
 /**
  * Every permission string the models define (entity:action, own variants such as

@@ -1,4 +1,4 @@
-import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import { ALL_PERMISSIONS } from '../http/request-context.ts';
 import { allPermissions } from './permission-catalog.ts';
 

@@ -1,4 +1,4 @@
-import type { EntityModel, EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModel, EntityModelMap } from '../../contract/model/entity-model.ts';
 import type { EntitySchemas, JsonSchema } from '../generated/schemas.ts';
 import { ENTITY_ENDPOINTS, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EntityModel } from '../../generator/model/entity-model.ts';
+import type { EntityModel } from '../../contract/model/entity-model.ts';
 import { resolveInside } from '../files/resolve-inside.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import { HttpError } from '../http/http-error.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EntityModelMap } from '../../generator/model/entity-model.ts';
+import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityRecord, EntityService } from '../entities/entity-service.ts';
 import type { ListQuery } from '../entities/list-query.ts';

@@ -2,7 +2,7 @@
 // anonymously, with an expired token, by a role lacking the permission, by a role holding exactly
 // the permission (or its own-records variant) and by a role holding only entity:manage.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EntityModel } from '../../generator/model/entity-model.ts';
+import type { EntityModel } from '../../contract/model/entity-model.ts';
 import { entities } from '../../server/generated/entities.ts';
 import { startTestServer, type ApiClient, type TestServer } from './helpers/test-server.ts';
 import { expectNoLeaks, userWith } from './helpers/fixtures.ts';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { EntityModel, FieldModel } from '../../generator/model/entity-model.ts';
+import type { EntityModel, FieldModel } from '../../contract/model/entity-model.ts';
 import { entities } from '../../server/generated/entities.ts';
 import { schemas, type EntitySchemas } from '../../server/generated/schemas.ts';
 import { startTestServer } from './helpers/test-server.ts';

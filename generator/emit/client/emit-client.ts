@@ -1,4 +1,4 @@
-import type { EntityModel, EntityModelMap, FieldModel } from '../../model/entity-model.ts';
+import type { EntityModel, EntityModelMap, FieldModel } from '../../../contract/model/entity-model.ts';
 import { buildInputSchema, type JsonSchema } from '../json-schema.ts';
 import { constModule, GENERATED_HEADER, json, type EmittedFiles } from '../emitted-files.ts';
 import { emitTypes } from './emit-types.ts';

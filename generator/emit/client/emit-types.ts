@@ -1,4 +1,4 @@
-import type { EntityModel, EntityModelMap, FieldModel } from '../../model/entity-model.ts';
+import type { EntityModel, EntityModelMap, FieldModel } from '../../../contract/model/entity-model.ts';
 import { GENERATED_HEADER } from '../emitted-files.ts';
 
 // TypeScript types per entity: the record as the API returns it and the input a client sends.

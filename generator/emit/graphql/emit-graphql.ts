@@ -1,4 +1,4 @@
-import type { EntityModel, EntityModelMap, FieldModel } from '../../model/entity-model.ts';
+import type { EntityModel, EntityModelMap, FieldModel } from '../../../contract/model/entity-model.ts';
 import { constModule, GENERATED_HEADER, type EmittedFiles } from '../emitted-files.ts';
 
 // The GraphQL face of the generic entities (spec §1, §7): per entity a type, an input, the queries

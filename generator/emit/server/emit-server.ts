@@ -1,4 +1,4 @@
-import type { EntityModelMap } from '../../model/entity-model.ts';
+import type { EntityModelMap } from '../../../contract/model/entity-model.ts';
 import { buildInputSchema, buildRecordSchema } from '../json-schema.ts';
 import { constModule, GENERATED_HEADER, type EmittedFiles } from '../emitted-files.ts';
 
@@ -15,7 +15,7 @@ export function emitServer(models: EntityModelMap): EmittedFiles {
   const storage = Object.fromEntries(Object.values(models).map((model) => [model.name, model.storage]));
   files.set(
     `${OUT}/entities.ts`,
-    `${GENERATED_HEADER}import type { EntityModelMap, StorageModel } from '../../generator/model/entity-model.ts';
+    `${GENERATED_HEADER}import type { EntityModelMap, StorageModel } from '../../contract/model/entity-model.ts';
 import { entities as shared } from '../../src/generated/entities.ts';
 
 /** Each entity's storage: the server's part of the model, kept out of the console's bundle. */

@@ -2,7 +2,7 @@
 // Manifests are sanitised once into this shape: every default is filled in and every
 // optional value is `null` rather than absent, so consumers never re-derive defaults.
 // Types only: this module emits no code and is safe to import from server and browser.
-import type { EntityPermissionNames } from '../../contract/permissions/entity-access.ts';
+import type { EntityPermissionNames } from '../permissions/entity-access.ts';
 
 export const FIELD_TYPES = [
   'string', 'longString', 'password', 'enum', 'number', 'file', 'fullFile', 'boolean', 'date',
