@@ -6,6 +6,7 @@ import { generate } from './generate.ts';
 import { emitSettingValidators } from './emit/contract/emit-setting-validators.ts';
 import { diffArtefacts, writeArtefacts } from './write-artefacts.ts';
 import { ManifestValidationError, formatIssue } from './validate/manifest-issue.ts';
+import { addLocaleKeysCommand } from './validate/manifest-rules.ts';
 
 const USAGE = `Usage: npm run generate -- [--check] [--watch] [--quiet] [--root DIR]
 
@@ -44,6 +45,8 @@ export function runOnce(options: Options): number {
   } catch (error) {
     if (error instanceof ManifestValidationError) {
       console.error(error.issues.map(formatIssue).join('\n\n'));
+      const missingKeys = [...new Set(error.issues.flatMap((issue) => issue.missingLocaleKey ?? []))];
+      if (missingKeys.length > 1) console.error(`\nAdd every missing locale key at once (then write the texts):\n  ${addLocaleKeysCommand(missingKeys)}`);
       console.error(`\n✖ ${error.issues.length} problem(s) in the manifests; nothing was written.`);
       return 1;
     }

@@ -5,6 +5,7 @@ import { buildModels } from './model/build-model.ts';
 import { createMetaSchemaValidator } from './validate/validate-meta-schema.ts';
 import { ManifestValidationError, type ManifestIssue } from './validate/manifest-issue.ts';
 import { runRules } from './validate/manifest-rules.ts';
+import { refineIssues } from './validate/refine-issues.ts';
 import { flattenKeys, type RuleContext } from './validate/rule-context.ts';
 import { emitClient } from './emit/client/emit-client.ts';
 import { emitServer } from './emit/server/emit-server.ts';
@@ -24,7 +25,7 @@ export function generate(input: GeneratorInput, metaSchema: object): GenerateRes
   const validateOne = createMetaSchemaValidator(metaSchema);
   const schemaIssues: ManifestIssue[] = input.manifests.flatMap(validateOne);
   // Cross-manifest rules assume the shape the meta-schema guarantees, so they run only once it holds.
-  if (schemaIssues.length) throw new ManifestValidationError(schemaIssues);
+  if (schemaIssues.length) throw new ManifestValidationError(refineIssues(schemaIssues, input));
 
   const manifests: LoadedManifest[] = input.manifests.map(({ file, json }) => ({ file, manifest: json as Manifest }));
   const enums = (input.enums.json ?? {}) as SharedEnums;
@@ -38,7 +39,7 @@ export function generate(input: GeneratorInput, metaSchema: object): GenerateRes
     ),
   };
   const ruleIssues = runRules(context);
-  if (ruleIssues.length) throw new ManifestValidationError(ruleIssues);
+  if (ruleIssues.length) throw new ManifestValidationError(refineIssues(ruleIssues, input));
 
   const models = buildModels(manifests, enums);
   const files: EmittedFiles = new Map([...emitClient(models, enums), ...emitServer(models), ...emitGraphql(models)]);

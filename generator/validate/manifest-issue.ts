@@ -8,6 +8,10 @@ export interface ManifestIssue {
   found?: unknown;
   expected?: string;
   fix?: string;
+  /** The nearest valid value to a typo, shown as `did you mean "string"?`. */
+  suggestion?: string;
+  /** A locale key the manifest names and a locale file lacks (the CLI prints one command adding them all). */
+  missingLocaleKey?: string;
 }
 
 export function formatIssue(issue: ManifestIssue): string {
@@ -15,6 +19,7 @@ export function formatIssue(issue: ManifestIssue): string {
   const lines = [`${where}: ${issue.message}`];
   if (issue.found !== undefined) lines.push(`  found:    ${describeValue(issue.found)}`);
   if (issue.expected) lines.push(`  expected: ${issue.expected}`);
+  if (issue.suggestion !== undefined) lines.push(`  did you mean ${JSON.stringify(issue.suggestion)}?`);
   if (issue.fix) lines.push(`  fix:      ${issue.fix}`);
   return lines.join('\n');
 }

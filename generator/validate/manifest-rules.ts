@@ -220,6 +220,12 @@ function objectAncestors(manifest: Manifest, segments: PathSegments): string[] {
   return names;
 }
 
+/** The README's command adding locale keys to es and en at once, with placeholders to translate. */
+export function addLocaleKeysCommand(keys: readonly string[]): string {
+  const texts = Object.fromEntries(keys.map((key) => [key, ['<español>', '<English>']]));
+  return `npx tsx scripts/add-locale-keys.ts '${JSON.stringify(texts)}'`;
+}
+
 /** Every label, hint and message key a manifest uses exists in every locale file. */
 const i18nKeysExist: ManifestRule = ({ manifests, locales, enums }) => {
   const issues: ManifestIssue[] = [];
@@ -233,7 +239,8 @@ const i18nKeysExist: ManifestRule = ({ manifests, locales, enums }) => {
       issues.push(issue(file, segments, {
         message: `locale key "${key}" is missing from ${missing.join(' and ')}`,
         found: key,
-        fix: `add "${key}" to ${missing.join(' and ')} (nested: ${key.split('.').join(' > ')})`,
+        fix: `add it to both locales in one step: ${addLocaleKeysCommand([key])}`,
+        missingLocaleKey: key,
       }));
     }
   }

@@ -3,6 +3,7 @@ import addFormatsPlugin from 'ajv-formats';
 import type { ManifestSource } from '../load/manifest-source.ts';
 import type { ManifestIssue } from './manifest-issue.ts';
 import { pointerToSegments, toJsonPath, valueAt } from './json-path.ts';
+import { nearestName } from './nearest-name.ts';
 
 // ajv-formats ships CommonJS; under ESM its default export arrives wrapped.
 const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormatsPlugin }).default ?? addFormatsPlugin);
@@ -57,11 +58,13 @@ function toIssue(error: ErrorObject, source: ManifestSource): ManifestIssue {
     case 'additionalProperties': {
       const property = String(params.additionalProperty);
       const allowed = Object.keys((error.parentSchema as { properties?: object }).properties ?? {});
+      const nearest = nearestName(property, allowed);
       return {
         ...base,
         path: toJsonPath([...segments, property]),
         message: `unknown property "${property}"`,
         expected: `one of: ${allowed.join(', ')}`,
+        ...(nearest === undefined ? {} : { suggestion: nearest }),
         fix: `remove "${property}" or correct its spelling`,
       };
     }

@@ -109,13 +109,14 @@ describe('the CLI', { timeout: 60_000 }, () => {
     const before = readFileSync(path.join(work, 'src/generated/entities.ts'), 'utf8');
     const file = path.join(work, 'manifests/book.json');
     const manifest = JSON.parse(readFileSync(file, 'utf8'));
-    manifest.fields[2].ref.entity = 'writer';
+    manifest.fields[2].ref.entity = 'autor';
     manifest.fields.push({ name: 'isbn', type: 'string', label: 'field.book.title' });
     writeFileSync(file, JSON.stringify(manifest, null, 2));
     const result = run();
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('manifests/book.json: fields[2].ref.entity: no entity is named "writer"');
+    expect(result.stderr).toContain('manifests/book.json: fields[author].ref.entity: no entity is named "autor"');
     expect(result.stderr).toContain('expected: one of: author, book');
+    expect(result.stderr).toContain('did you mean "author"?');
     expect(result.stderr).toContain('nothing was written');
     expect(readFileSync(path.join(work, 'src/generated/entities.ts'), 'utf8')).toBe(before);
   });

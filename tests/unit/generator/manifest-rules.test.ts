@@ -20,17 +20,32 @@ describe('the shipped manifests', () => {
 describe('meta-schema', () => {
   test('an unknown field type', () => {
     expect(messagesAfter('bot', (m) => { m.fields[2].type = 'reference'; })).toEqual([
-      `manifests/bot.json: fields[2].type: value is not allowed
+      `manifests/bot.json: fields[knowledge].type: value is not allowed
   found:    "reference"
   expected: one of: "string", "longString", "password", "enum", "number", "file", "fullFile", "boolean", "date", "ref", "object", "array.string", "array.enum", "array.number", "array.ref", "array.object"`,
     ]);
   });
 
+  test('a mistyped value gets the nearest valid one', () => {
+    expect(messagesAfter('contact', (m) => { m.fields[1].type = 'strng'; })).toEqual([
+      `manifests/contact.json: fields[email].type: value is not allowed
+  found:    "strng"
+  expected: one of: "string", "longString", "password", "enum", "number", "file", "fullFile", "boolean", "date", "ref", "object", "array.string", "array.enum", "array.number", "array.ref", "array.object"
+  did you mean "string"?`,
+    ]);
+  });
+
   test('an unknown property', () => {
     expect(messagesAfter('bot', (m) => { m.fields[0].colour = 'red'; })).toEqual([
-      `manifests/bot.json: fields[0].colour: unknown property "colour"
+      `manifests/bot.json: fields[name].colour: unknown property "colour"
   expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, valueLabels, ref, objectFields, validation, searchable, sortable, filterable, indexed, column, form, storage
   fix:      remove "colour" or correct its spelling`,
+    ]);
+    expect(messagesAfter('bot', (m) => { m.fields[0].serchable = true; })).toEqual([
+      `manifests/bot.json: fields[name].serchable: unknown property "serchable"
+  expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, valueLabels, ref, objectFields, validation, searchable, sortable, filterable, indexed, column, form, storage
+  did you mean "searchable"?
+  fix:      remove "serchable" or correct its spelling`,
     ]);
   });
 
@@ -52,7 +67,7 @@ describe('meta-schema', () => {
 
   test('a ref field without its target', () => {
     expect(messagesAfter('bot', (m) => { delete m.fields[2].ref; })).toEqual([
-      `manifests/bot.json: fields[2].ref: required property "ref" is missing
+      `manifests/bot.json: fields[knowledge].ref: required property "ref" is missing
   fix:      add "ref"`,
     ]);
   });
@@ -62,7 +77,7 @@ describe('meta-schema', () => {
     (input.manifests.find((m) => m.file === 'manifests/bot.json')!.json as any).fields[0].type = 'text';
     (input.manifests.find((m) => m.file === 'manifests/tenant.json')!.json as any).dbTable = 'Tenants';
     expect(issuesOf(input).map((i) => `${i.file}: ${i.path}`)).toEqual([
-      'manifests/bot.json: fields[0].type',
+      'manifests/bot.json: fields[name].type',
       'manifests/tenant.json: dbTable',
     ]);
   });
@@ -96,15 +111,16 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   refsResolve: {
     entity: 'bot',
     breakIt: (m) => { m.fields[2].ref.entity = 'knowlege'; },
-    expected: `manifests/bot.json: fields[2].ref.entity: no entity is named "knowlege"
+    expected: `manifests/bot.json: fields[knowledge].ref.entity: no entity is named "knowlege"
   found:    "knowlege"
   expected: one of: bot, bottrace, bottracestatus, contact, conversation, knowledge, knowledgesource, role, setting, tenant, user, userApiKey
+  did you mean "knowledge"?
   fix:      correct the entity name or add its manifest`,
   },
   sectionsExist: {
     entity: 'knowledgeSource',
     breakIt: (m) => { m.fields[4].tab = 'source'; },
-    expected: `manifests/knowledgeSource.json: fields[4].tab: tab "source" is not declared
+    expected: `manifests/knowledgeSource.json: fields[sourceText].tab: tab "source" is not declared
   found:    "source"
   expected: one of: sourceText, editedText, chunks
   fix:      add { "name": "source", "label": "..." } to "tabs" or correct the name`,
@@ -112,9 +128,9 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   i18nKeysExist: {
     entity: 'bot',
     breakIt: (m) => { m.fields[0].label = 'field.bot.nombre'; },
-    expected: `manifests/bot.json: fields[0].label: locale key "field.bot.nombre" is missing from locales/es.json and locales/en.json
+    expected: `manifests/bot.json: fields[name].label: locale key "field.bot.nombre" is missing from locales/es.json and locales/en.json
   found:    "field.bot.nombre"
-  fix:      add "field.bot.nombre" to locales/es.json and locales/en.json (nested: field > bot > nombre)`,
+  fix:      add it to both locales in one step: npx tsx scripts/add-locale-keys.ts '{"field.bot.nombre":["<español>","<English>"]}'`,
   },
   localesAgree: {
     entity: 'bot',
@@ -147,35 +163,36 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   enumsResolve: {
     entity: 'botTrace',
     breakIt: (m) => { m.fields.find((f: any) => f.name === 'reaction').enum = 'Reactions'; },
-    expected: `manifests/botTrace.json: fields[6].enum: no shared enum is named "Reactions"
+    expected: `manifests/botTrace.json: fields[reaction].enum: no shared enum is named "Reactions"
   found:    "Reactions"
-  expected: one of: Reaction (declared in manifests/enums.json)`,
+  expected: one of: Reaction (declared in manifests/enums.json)
+  did you mean "Reaction"?`,
   },
   propertiesFitType: {
     entity: 'bot',
     breakIt: (m) => { m.fields[0].validation.min = 3; },
-    expected: `manifests/bot.json: fields[0].validation.min: "min" does not apply to a string field
+    expected: `manifests/bot.json: fields[name].validation.min: "min" does not apply to a string field
   expected: a field of type number, array.number
   fix:      remove "min" or change the type`,
   },
   defaultsFitType: {
     entity: 'knowledge',
     breakIt: (m) => { m.fields.find((f: any) => f.name === 'maxResults').default = 'five'; },
-    expected: `manifests/knowledge.json: fields[2].default: the default does not fit a number field
+    expected: `manifests/knowledge.json: fields[maxResults].default: the default does not fit a number field
   found:    "five"
   expected: a number value`,
   },
   conditionsResolve: {
     entity: 'knowledgeSource',
     breakIt: (m) => { m.fields[2].visibleWhen.in = ['pdf']; },
-    expected: `manifests/knowledgeSource.json: fields[2].visibleWhen.in[0]: "pdf" is not a value of type
+    expected: `manifests/knowledgeSource.json: fields[file].visibleWhen.in[0]: "pdf" is not a value of type
   found:    "pdf"
   expected: one of: file, link, text, chunk`,
   },
   permissionsKnown: {
     entity: 'bot',
     breakIt: (m) => { m.fields[0].permission = 'bot:admin'; },
-    expected: `manifests/bot.json: fields[0].permission: permission "bot:admin" is not defined by any entity
+    expected: `manifests/bot.json: fields[name].permission: permission "bot:admin" is not defined by any entity
   found:    "bot:admin"
   expected: one of: bot:create, bot:delete, bot:manage, bot:update, bot:view
   fix:      correct it, or declare it in some manifest's permissions.extra`,
@@ -201,7 +218,7 @@ describe('cross-manifest rules', () => {
 
   test('a system field cannot be redeclared', () => {
     expect(messagesAfter('bot', (m) => { m.fields.push({ name: 'createdAt', type: 'date', label: 'field.bot.name' }); })).toEqual([
-      `manifests/bot.json: fields[12].name: "createdAt" is a system field every record already has
+      `manifests/bot.json: fields[createdAt].name: "createdAt" is a system field every record already has
   found:    "createdAt"
   fix:      remove the field; _id, createdAt and updatedAt are implicit`,
     ]);
@@ -209,7 +226,7 @@ describe('cross-manifest rules', () => {
 
   test('a ref display field must exist on the target', () => {
     expect(messagesAfter('bot', (m) => { m.fields[2].ref.display = 'title'; })).toEqual([
-      `manifests/bot.json: fields[2].ref.display: entity "knowledge" has no field "title"
+      `manifests/bot.json: fields[knowledge].ref.display: entity "knowledge" has no field "title"
   found:    "title"
   expected: a field of manifests/knowledge.json: name, toolDescription, maxResults, scoreThreshold, sources, texts, files, urls, user, trainingState, indexState, trainedAt, trainedChunks, trainingProblems, trainedSources, _id, createdAt, updatedAt`,
     ]);
@@ -217,9 +234,9 @@ describe('cross-manifest rules', () => {
 
   test('enum value labels must be translated', () => {
     expect(messagesAfter('knowledgeSource', (m) => { m.fields[1].values.push('video'); })).toEqual([
-      `manifests/knowledgeSource.json: fields[1].values: locale key "enum.knowledgesource.type.video" is missing from locales/es.json and locales/en.json
+      `manifests/knowledgeSource.json: fields[type].values: locale key "enum.knowledgesource.type.video" is missing from locales/es.json and locales/en.json
   found:    "enum.knowledgesource.type.video"
-  fix:      add "enum.knowledgesource.type.video" to locales/es.json and locales/en.json (nested: enum > knowledgesource > type > video)`,
+  fix:      add it to both locales in one step: npx tsx scripts/add-locale-keys.ts '{"enum.knowledgesource.type.video":["<español>","<English>"]}'`,
     ]);
   });
 
