@@ -6,6 +6,7 @@ import { createMetaSchemaValidator } from './validate/validate-meta-schema.ts';
 import { ManifestValidationError, type ManifestIssue } from './validate/manifest-issue.ts';
 import { runRules } from './validate/manifest-rules.ts';
 import { refineIssues } from './validate/refine-issues.ts';
+import { readIconNames } from './load/read-icon-names.ts';
 import { flattenKeys, type RuleContext } from './validate/rule-context.ts';
 import { emitClient } from './emit/client/emit-client.ts';
 import { emitServer } from './emit/server/emit-server.ts';
@@ -34,6 +35,7 @@ export function generate(input: GeneratorInput, metaSchema: object): GenerateRes
     byName: new Map(manifests.map((m) => [m.manifest.name, m])),
     enums,
     enumsFile: input.enums.file,
+    icons: readIconNames(),
     locales: Object.fromEntries(
       Object.entries(input.locales).map(([locale, { file, json }]) => [locale, { file, keys: flattenKeys(json) }]),
     ),

@@ -4,6 +4,7 @@ import { visitFields, type PathSegments, type RuleContext } from './rule-context
 import type { LoadedManifest, Manifest, ManifestCondition, ManifestField } from '../model/manifest.ts';
 import { SYSTEM_FIELDS } from '../../contract/model/entity-model.ts';
 import { valueLabelsOf } from '../model/build-model.ts';
+import { nearestName, nearestNames } from './nearest-name.ts';
 
 // Each rule checks one thing across the schema-valid manifests and returns every problem it sees.
 // The registry is an explicit object literal so a test can run, and name, each rule alone.
@@ -537,6 +538,27 @@ const flagsConsistent: ManifestRule = ({ manifests }) =>
     return issues;
   });
 
+/** Menu and row-action icons are icons of @tabler/icons-react, which the console ships. */
+const iconsExist: ManifestRule = ({ manifests, icons }) => {
+  const issues: ManifestIssue[] = [];
+  const check = (file: string, name: string | undefined, segments: PathSegments) => {
+    if (name === undefined || icons.has(name)) return;
+    const nearest = nearestNames(name, icons.keys(), 5);
+    issues.push(issue(file, segments, {
+      message: `there is no icon named "${name}"`,
+      found: name,
+      expected: `an icon name of @tabler/icons-react (https://tabler.io/icons, kebab-case), the nearest: ${list(nearest)}`,
+      suggestion: nearestName(name, icons.keys()),
+      fix: 'use one of the names above, or look one up at https://tabler.io/icons',
+    }));
+  };
+  for (const { file, manifest } of manifests) {
+    check(file, manifest.menu?.icon, ['menu', 'icon']);
+    manifest.rowActions?.forEach((action, index) => check(file, action.icon, ['rowActions', index, 'icon']));
+  }
+  return issues;
+};
+
 export const manifestRules = {
   uniqueEntityIdentity,
   fileNamedForEntity,
@@ -554,6 +576,7 @@ export const manifestRules = {
   conditionsResolve,
   permissionsKnown,
   flagsConsistent,
+  iconsExist,
 } satisfies Record<string, ManifestRule>;
 
 export type ManifestRuleName = keyof typeof manifestRules;

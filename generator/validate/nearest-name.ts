@@ -1,15 +1,16 @@
-/** Edit distance (insert, delete, substitute = 1), computed on one row. */
+/** Edit distance where an insert, a delete, a substitution or a swap of two neighbours ("hlep") costs 1. */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      row[j] = Math.min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j], rows[i - 2][j - 2] + 1);
     }
-    previous = current;
+    rows.push(row);
   }
-  return previous[b.length];
+  return rows[a.length][b.length];
 }
 
 /**
@@ -27,4 +28,14 @@ export function nearestName(value: string, candidates: Iterable<string>): string
   }
   const allowed = Math.max(1, Math.floor(Math.max(value.length, 3) / 3));
   return bestDistance <= allowed ? best : undefined;
+}
+
+/** The `count` closest candidates, nearest first (for lists too long to print whole, like icon names). */
+export function nearestNames(value: string, candidates: Iterable<string>, count: number): string[] {
+  const wanted = value.toLowerCase();
+  return [...candidates]
+    .map((candidate) => ({ candidate, distance: editDistance(wanted, candidate.toLowerCase()) - (candidate.includes(wanted) ? 2 : 0) }))
+    .sort((a, b) => a.distance - b.distance || a.candidate.length - b.candidate.length || a.candidate.localeCompare(b.candidate))
+    .slice(0, count)
+    .map(({ candidate }) => candidate);
 }

@@ -8,6 +8,8 @@ export interface RuleContext {
   enumsFile: string;
   /** locale -> { file, keys } where keys are the dotted leaf keys of the locale file. */
   locales: Record<string, { file: string; keys: Set<string> }>;
+  /** Icon names a manifest may use (every icon of @tabler/icons-react) -> their component names. */
+  icons: ReadonlyMap<string, string>;
 }
 
 export type PathSegments = (string | number)[];

@@ -1,4 +1,4 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
 import type { EntityProvider } from '../providers/entity-provider.ts';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { FileUploader } from '../transport/rest-transport.ts';
@@ -17,6 +17,8 @@ export interface RuntimeServices {
   /** Lazy loaders of each entity's form JSON Schema, UI schema and precompiled validators (src/generated/forms.ts). */
   forms: Readonly<Record<string, () => Promise<FormSchemas>>>;
   overrides: OverrideRegistry;
+  /** Icons the models name (row actions), by name (src/generated/icons.ts). */
+  icons: Readonly<Record<string, ComponentType<{ size?: number | string }>>>;
 }
 
 const RuntimeContext = createContext<RuntimeServices | null>(null);

@@ -190,7 +190,7 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
         {canEditRow && actionButton(t('crud.edit'), <IconPencil size={18} />, () => open('edit', row), undefined, preloadDialog)}
         {canDeleteRow && actionButton(t('crud.delete'), <IconTrash size={18} />, () => open('delete', row), 'red', preloadDialog)}
         {rowActions.map((action) => {
-          const Icon = requireRowActionIcon(action.icon);
+          const Icon = requireRowActionIcon(services.icons, action.icon);
           const override = requireRowActionHandler(services.overrides, model.name, action.name);
           if (typeof override !== 'function') {
             const Action = override.component;

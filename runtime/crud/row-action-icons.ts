@@ -1,22 +1,10 @@
-import {
-  IconChartBar, IconEraser, IconFolderOpen, IconGitMerge, IconLock, IconMessageChatbot, IconQrcode, IconSchool, IconSearch, type Icon,
-} from '@tabler/icons-react';
+import type { ComponentType } from 'react';
 
-/** Icons of manifest row actions by their manifest name; explicit so the bundle holds only these. */
-export const rowActionIcons: Readonly<Record<string, Icon>> = {
-  qrcode: IconQrcode,
-  'message-chatbot': IconMessageChatbot,
-  school: IconSchool,
-  'folder-open': IconFolderOpen,
-  eraser: IconEraser,
-  search: IconSearch,
-  lock: IconLock,
-  'chart-bar': IconChartBar,
-  'git-merge': IconGitMerge,
-};
+type Icon = ComponentType<{ size?: number | string }>;
 
-export function requireRowActionIcon(name: string): Icon {
-  const icon = rowActionIcons[name];
-  if (!icon) throw new Error(`Row action icon "${name}" is not registered in runtime/crud/row-action-icons.ts`);
+/** Icons of manifest row actions by their manifest name (src/generated/icons.ts, given by the app). */
+export function requireRowActionIcon(icons: Readonly<Record<string, Icon>>, name: string): Icon {
+  const icon = icons[name];
+  if (!icon) throw new Error(`Row action icon "${name}" is not in the generated icon table: run \`npm run generate\``);
   return icon;
 }

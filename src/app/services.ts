@@ -5,6 +5,7 @@ import { entities } from '../generated/entities.ts';
 import { formLoaders } from '../generated/forms.ts';
 import { transportOptions } from '../session/api-client.ts';
 import { overrides } from './overrides.ts';
+import { manifestIcons } from '../generated/icons.ts';
 
 /**
  * Transport from configuration (VITE_TRANSPORT, default rest). It reads the bearer token from the
@@ -21,4 +22,5 @@ export const services: RuntimeServices = {
   uploader: transport,
   forms: formLoaders,
   overrides,
+  icons: manifestIcons,
 };

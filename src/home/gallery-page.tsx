@@ -9,7 +9,8 @@ import { prefetchCrudRoute } from '../app/prefetch-crud-route.ts';
 import { menuGroups } from '../generated/menu.ts';
 import { useSessionCan, useSessionState } from '../session/session.ts';
 import { requireMenuIcon } from './menu-icons.ts';
-import { visibleMenu } from './visible-menu.ts';
+import { visibleMenu, type GalleryTile } from './visible-menu.ts';
+import { EntityErrorBoundary } from '../../runtime/errors/entity-error-boundary.tsx';
 import { featureTiles } from './feature-tiles.ts';
 import { GettingStartedChecklist } from './getting-started-checklist.tsx';
 
@@ -74,33 +75,54 @@ export default function GalleryPage() {
             {t(group.label)}
           </Title>
           <SimpleGrid cols={{ base: 1, xs: 2, sm: 3, md: 4, lg: 5 }} spacing="md">
-            {group.tiles.map((item) => {
-              const Icon = requireMenuIcon(item.icon);
-              const entity = item.entity;
-              return (
-                <UnstyledButton
-                  key={item.key}
-                  component={Link}
-                  to={item.path}
-                  data-testid={`menu-item-${entity ?? item.path.slice(1)}`}
-                  onPointerEnter={entity ? () => hover(entity, item.path) : undefined}
-                  onPointerLeave={entity ? leave : undefined}
-                  onFocus={entity ? () => prefetch(entity, item.path) : undefined}
-                >
-                  <Card withBorder shadow="sm" radius="md" padding="lg" h="100%" className="forja-gallery-card">
-                    <Group wrap="nowrap">
-                      <ThemeIcon size={44} radius="md" variant="light" color={GROUP_COLORS[group.group] ?? 'blue'}>
-                        <Icon size={26} />
-                      </ThemeIcon>
-                      <Text fw={600}>{t(item.label)}</Text>
-                    </Group>
-                  </Card>
-                </UnstyledButton>
-              );
-            })}
+            {group.tiles.map((item) => (
+              <EntityErrorBoundary key={item.key} entity={item.entity ?? item.path.slice(1)} compact>
+                <GalleryCard
+                  item={item}
+                  color={GROUP_COLORS[group.group] ?? 'blue'}
+                  onHover={hover}
+                  onLeave={leave}
+                  onFocus={prefetch}
+                />
+              </EntityErrorBoundary>
+            ))}
           </SimpleGrid>
         </Stack>
       ))}
     </Stack>
+  );
+}
+
+interface GalleryCardProps {
+  item: GalleryTile;
+  color: string;
+  onHover: (entity: string, path: string) => void;
+  onLeave: () => void;
+  onFocus: (entity: string, path: string) => void;
+}
+
+/** One tile; its own component so a tile that cannot render (an unknown icon) fails alone. */
+function GalleryCard({ item, color, onHover, onLeave, onFocus }: GalleryCardProps) {
+  const { t } = useTranslation();
+  const Icon = requireMenuIcon(item.icon);
+  const entity = item.entity;
+  return (
+    <UnstyledButton
+      component={Link}
+      to={item.path}
+      data-testid={`menu-item-${entity ?? item.path.slice(1)}`}
+      onPointerEnter={entity ? () => onHover(entity, item.path) : undefined}
+      onPointerLeave={entity ? onLeave : undefined}
+      onFocus={entity ? () => onFocus(entity, item.path) : undefined}
+    >
+      <Card withBorder shadow="sm" radius="md" padding="lg" h="100%" className="forja-gallery-card">
+        <Group wrap="nowrap">
+          <ThemeIcon size={44} radius="md" variant="light" color={color}>
+            <Icon size={26} />
+          </ThemeIcon>
+          <Text fw={600}>{t(item.label)}</Text>
+        </Group>
+      </Card>
+    </UnstyledButton>
   );
 }

@@ -3,6 +3,7 @@ import { buildInputSchema, type JsonSchema } from '../json-schema.ts';
 import { constModule, GENERATED_HEADER, json, type EmittedFiles } from '../emitted-files.ts';
 import { emitTypes } from './emit-types.ts';
 import { emitFormValidator } from './emit-form-validator.ts';
+import { emitIcons } from './emit-icons.ts';
 
 const OUT = 'src/generated';
 // Gallery order: the path of a new administrator (knowledge base, content, bot, chat), then administration.
@@ -193,6 +194,7 @@ export function emitClient(models: EntityModelMap, enums: Record<string, string[
   files.set(`${OUT}/providers.ts`, emitProviders(models));
   files.set(`${OUT}/routes.ts`, emitRoutes(models));
   files.set(`${OUT}/menu.ts`, emitMenu(models));
+  files.set(`${OUT}/icons.ts`, emitIcons(models));
   files.set(`${OUT}/permissions.ts`, emitPermissions(models));
   files.set(`${OUT}/forms.ts`, emitFormLoaders(models));
   for (const model of Object.values(models)) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { manifestRules } from '../../../generator/validate/manifest-rules.ts';
-import { messagesAfter, realInput, issuesOf } from './fixture.ts';
+import { manifest, messagesAfter, realInput, issuesOf } from './fixture.ts';
 import { generate } from '../../../generator/generate.ts';
 import { metaSchema } from './fixture.ts';
 
@@ -197,6 +197,15 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   expected: one of: bot:create, bot:delete, bot:manage, bot:update, bot:view
   fix:      correct it, or declare it in some manifest's permissions.extra`,
   },
+  iconsExist: {
+    entity: 'contact',
+    breakIt: (m) => { m.menu.icon = 'hlep'; },
+    expected: `manifests/contact.json: menu.icon: there is no icon named "hlep"
+  found:    "hlep"
+  expected: an icon name of @tabler/icons-react (https://tabler.io/icons, kebab-case), the nearest: help, clef, ce, alt, axe
+  did you mean "help"?
+  fix:      use one of the names above, or look one up at https://tabler.io/icons`,
+  },
   flagsConsistent: {
     entity: 'conversation',
     breakIt: (m) => { m.import = { formats: ['CSV'] }; },
@@ -238,6 +247,26 @@ describe('cross-manifest rules', () => {
   found:    "enum.knowledgesource.type.video"
   fix:      add it to both locales in one step: npx tsx scripts/add-locale-keys.ts '{"enum.knowledgesource.type.video":["<español>","<English>"]}'`,
     ]);
+  });
+
+  test('any Tabler icon is accepted for a menu or a row action, and is imported by the generated table', () => {
+    const input = realInput();
+    manifest(input, 'contact').menu.icon = 'help';
+    manifest(input, 'contact').rowActions[0].icon = 'a-b-2';
+    const icons = generate(input, metaSchema).files.get('src/generated/icons.ts')!;
+    expect(icons).toContain('"help": IconHelp,');
+    expect(icons).toContain('"a-b-2": IconAB2,');
+    expect(icons).toMatch(/^import \{ [^}]*\bIconHelp\b[^}]*\} from '@tabler\/icons-react';$/m);
+    expect(icons).not.toContain('IconGitMerge');
+  });
+
+  test('a row action icon typo names the row action and the nearest icon', () => {
+    for (const [typo, meant] of [['lokc', 'lock'], ['lck', 'lock'], ['qr-code', 'qrcode']]) {
+      const messages = messagesAfter('user', (m) => { m.rowActions[0].icon = typo; });
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toMatch(new RegExp(`^manifests/user\\.json: rowActions\\[changePassword\\]\\.icon: there is no icon named "${typo}"\n`));
+      expect(messages[0]).toContain(`did you mean "${meant}"?`);
+    }
   });
 
   test('a secret field can be neither a column nor exported', () => {

@@ -5,6 +5,7 @@ import { I18nextProvider } from 'react-i18next';
 import i18next from 'i18next';
 import { RuntimeProvider, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
 import { PermissionsProvider, type Can } from '../../../runtime/permissions/permissions-context.tsx';
+import { manifestIcons } from '../../../src/generated/icons.ts';
 import es from '../../../locales/es.json';
 
 /** jsdom lacks these browser APIs that Mantine uses. */
@@ -36,6 +37,7 @@ export function RuntimeHarness({ services, can = () => true, children }: { servi
     uploader: { uploadFile: async () => ({ filename: 'a.txt', filepath: 'files/a.txt', size: 1, mimetype: 'text/plain', url: '/files/a.txt' }) },
     forms: {},
     overrides: {},
+    icons: manifestIcons,
     ...services,
   };
   return (
