@@ -160,13 +160,17 @@ export interface EntityModel {
     creatable: boolean; editable: boolean; deletable: boolean;
     viewable: boolean; exportable: boolean; importable: boolean;
   };
+  /** Resolved: the manifest's headers first, then every other exportable readable field. */
   export: { formats: FileFormat[]; headers: string[] };
-  import: { formats: FileFormat[] };
+  /** Formats, and the fields an import reads (columns of other fields are ignored). */
+  import: { formats: FileFormat[]; fields: string[] };
   dialog: { fullscreen: boolean; maxWidth: number | null; zIndex: number };
+  /** columns resolved: the manifest's order first, then every other visible field (column.hidden opts out). */
   table: { columns: string[]; actionColumnWidth: number; defaultSort: { field: string; order: SortOrder } };
   rowActions: RowActionModel[];
   tabs: SectionModel[];
   menus: SectionModel[];
+  /** The filter bar: the manifest's filters first, then every other filterable field without filter.hidden. */
   filters: FilterModel[];
   fields: FieldModel[];
   /** Field names the search box matches, may be sorted / filtered by (system fields included). */

@@ -34,6 +34,9 @@ const SCALAR_COLUMN: Record<FieldType, ColumnType> = {
 };
 
 const DEFAULT_FORMATS = ['CSV', 'JSON'] as const;
+/** Types a top-level field is filterable by default (the filter bar has an input for each). */
+const FILTERABLE_TYPES = new Set<FieldType>(['string', 'enum', 'number', 'boolean', 'date', 'ref']);
+const SYSTEM = new Set<string>(['_id', 'createdAt', 'updatedAt']);
 const TABLE_COLUMN_TYPES = new Set<FieldType>([
   'string', 'enum', 'number', 'boolean', 'date', 'ref', 'array.string', 'array.enum', 'array.number', 'array.ref',
 ]);
@@ -73,6 +76,10 @@ function buildModel(m: Manifest, all: Map<string, Manifest>, enums: SharedEnums)
   const scope = { tenant: m.scope?.tenant ?? false, owner: m.scope?.owner ?? null };
   const exportable = flag('exportable');
   const importable = flag('importable');
+  const byName = new Map(m.fields.map((field) => [field.name, field]));
+  const tableFields = readable.filter((f) => TABLE_COLUMN_TYPES.has(f.type) && !f.column.hidden).map((f) => f.name);
+  const exportFields = readable.filter((f) => byName.get(f.name)?.exportable !== false).map((f) => f.name);
+  const barFields = readable.filter((f) => f.filterable && !byName.get(f.name)?.filter?.hidden);
 
   return {
     name: m.name,
@@ -97,24 +104,35 @@ function buildModel(m: Manifest, all: Map<string, Manifest>, enums: SharedEnums)
     },
     export: {
       formats: exportable ? [...(m.export?.formats ?? DEFAULT_FORMATS)] : [],
-      headers: m.export?.headers ?? ['_id', ...readable.map((field) => field.name), 'createdAt', 'updatedAt'],
+      headers: m.export?.headers ? orderedThenRest(m.export.headers, exportFields) : ['_id', ...exportFields, 'createdAt', 'updatedAt'],
     },
-    import: { formats: importable ? [...(m.import?.formats ?? DEFAULT_FORMATS)] : [] },
+    import: {
+      formats: importable ? [...(m.import?.formats ?? DEFAULT_FORMATS)] : [],
+      fields: importable ? fields.filter((f) => byName.get(f.name)?.importable !== false).map((f) => f.name) : [],
+    },
     dialog: { fullscreen: m.dialog?.fullscreen ?? false, maxWidth: m.dialog?.maxWidth ?? null, zIndex: m.dialog?.zIndex ?? 2000 },
     table: {
-      columns: m.table?.columns ?? readable.filter((f) => TABLE_COLUMN_TYPES.has(f.type) && !f.column.hidden).map((f) => f.name),
+      columns: m.table?.columns ? orderedThenRest(m.table.columns, tableFields) : tableFields,
       actionColumnWidth: m.table?.actionColumnWidth ?? 190,
       defaultSort: { field: m.table?.defaultSort?.field ?? 'createdAt', order: m.table?.defaultSort?.order ?? 'asc' },
     },
     rowActions: (m.rowActions ?? []).map((a) => ({ name: a.name, label: a.label, icon: a.icon, permission: a.permission ?? null })),
     tabs: (m.tabs ?? []).map(buildSection),
     menus: (m.menus ?? []).map(buildSection),
-    filters: (m.filters ?? []).map((f) => ({
-      field: f.field,
-      operator: f.operator,
-      label: f.label ?? fields.find((field) => field.name === f.field)?.label ?? `common.${f.field}`,
-      permission: f.permission ?? null,
-    })),
+    filters: [
+      ...(m.filters ?? []).map((f) => ({
+        field: f.field,
+        operator: f.operator,
+        label: f.label ?? fields.find((field) => field.name === f.field)?.label ?? `common.${f.field}`,
+        permission: f.permission ?? null,
+      })),
+      ...barFields.filter((f) => !(m.filters ?? []).some((listed) => listed.field === f.name)).map((f) => ({
+        field: f.name,
+        operator: byName.get(f.name)?.filter?.operator ?? (f.type === 'string' ? 'like' as const : 'eq' as const),
+        label: f.label,
+        permission: f.permission,
+      })),
+    ],
     fields,
     searchFields: readable.filter((f) => f.searchable).map((f) => f.name),
     sortFields: unique(['_id', 'createdAt', 'updatedAt', ...readable.filter((f) => f.sortable).map((f) => f.name)]),
@@ -192,7 +210,8 @@ function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedE
     validation,
     searchable: f.searchable ?? false,
     sortable: f.sortable ?? false,
-    filterable: f.filterable ?? false,
+    // Top-level fields of the filterable types are filterable unless the manifest says false.
+    filterable: f.filterable ?? (parentPath.length === 1 && FILTERABLE_TYPES.has(f.type) && !f.secret && f.storage !== 'json'),
     indexed: f.indexed ?? false,
     column: {
       width: f.column?.width ?? null,
@@ -246,10 +265,13 @@ function buildStorage(m: Manifest, fields: FieldModel[], scope: EntityModel['sco
   // together with createdAt: the page is then read in index order instead of sorted (1M rows: 2 s -> 4 ms).
   const indexes = new Map<string, string[]>([['createdAt', ['createdAt']]]);
   if (tenantColumn) indexes.set(tenantColumn, [tenantColumn, 'createdAt']);
+  // Only a field the manifest declares filterable (or indexed) gets the index: one filterable by
+  // default must not make the next start build an index on a large table nobody asked for.
+  const declaredFilterable = new Set(m.fields.filter((field) => field.filterable === true).map((field) => field.name));
   for (const field of fields) {
     const scalar = SCALAR_COLUMN[field.type] !== 'json' && !field.json;
     if (!scalar) continue;
-    if (field.indexed || field.filterable) indexes.set(field.name, [field.name, 'createdAt']);
+    if (field.indexed || declaredFilterable.has(field.name)) indexes.set(field.name, [field.name, 'createdAt']);
     else if (field.sortable || field.validation.unique) indexes.set(field.name, [field.name]);
   }
   // The list's default order (conversations by last update) is read in index order too, within a tenant as well.
@@ -260,6 +282,18 @@ function buildStorage(m: Manifest, fields: FieldModel[], scope: EntityModel['sco
   }
   const indexList: IndexModel[] = [...indexes.values()].map((columns) => ({ name: `idx_${m.dbTable}_${columns.join('_')}`, columns }));
   return { table: m.dbTable, columns, indexes: indexList, tenantColumn };
+}
+
+/**
+ * An explicit list (table columns, export headers) sets the order of what it names; every other
+ * field of `all` follows, so a new field shows without editing the list. Trailing system fields
+ * (createdAt, updatedAt) stay last.
+ */
+function orderedThenRest(listed: readonly string[], all: readonly string[]): string[] {
+  const rest = all.filter((name) => !listed.includes(name));
+  let tail = listed.length;
+  while (tail > 0 && SYSTEM.has(listed[tail - 1])) tail--;
+  return [...listed.slice(0, tail), ...rest, ...listed.slice(tail)];
 }
 
 function unique<T>(values: T[]): T[] {

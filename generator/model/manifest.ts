@@ -31,6 +31,9 @@ export interface ManifestField {
   searchable?: boolean;
   sortable?: boolean;
   filterable?: boolean;
+  filter?: { hidden?: boolean; operator?: FilterOperator };
+  exportable?: boolean;
+  importable?: boolean;
   indexed?: boolean;
   column?: { width?: number; hidden?: boolean; formatter?: ColumnFormatter; decimals?: number };
   form?: { hidden?: boolean; rows?: number; placeholder?: string; accept?: string; minDate?: string; maxDate?: string };

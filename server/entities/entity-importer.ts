@@ -113,6 +113,8 @@ export class EntityImporter {
     const checks = new ImportBatchChecks(this.database, this.service.runtimes, context);
     const timer = sliceTimer();
     let invalid = 0;
+    // A field the manifest marks "importable": false is not read: its column is ignored (an export's round trip still imports).
+    const notImported = runtime.model.fields.map((field) => field.name).filter((name) => !runtime.model.import.fields.includes(name));
     for (let first = 0; first < sources.length; first += ROWS_PER_SLICE) {
       const items: ImportItem[] = [];
       for (let index = first; index < Math.min(first + ROWS_PER_SLICE, sources.length); index++) {
@@ -132,6 +134,7 @@ export class EntityImporter {
         } else {
           items.push({ row, body: {}, errors: [{ row, field: '', reason: 'validation.invalidValue' }] });
         }
+        for (const name of notImported) delete items[items.length - 1].body[name];
       }
       await refs.resolve(runtime, items);
       await checks.load(runtime, items.filter((item) => item.errors.length === 0).map((item) => item.body));

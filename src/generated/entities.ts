@@ -73,6 +73,20 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "formats": [
         "CSV",
         "JSON"
+      ],
+      "fields": [
+        "name",
+        "description",
+        "knowledge",
+        "questions",
+        "systemPrompt",
+        "systemPromptWithKnowledge",
+        "fallbackMessage",
+        "welcomeMessage",
+        "widgetTitle",
+        "widgetColor",
+        "widgetPosition",
+        "allowedOrigins"
       ]
     },
     "dialog": {
@@ -376,7 +390,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "indexed": false,
         "column": {
           "width": null,
-          "hidden": false,
+          "hidden": true,
           "formatter": null,
           "decimals": null
         },
@@ -1031,6 +1045,24 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "formats": [
         "CSV",
         "JSON"
+      ],
+      "fields": [
+        "status",
+        "bot",
+        "conversation",
+        "chatId",
+        "userMessage",
+        "assistantMessage",
+        "reaction",
+        "knowledgeBaseQuery",
+        "knowledgeBase",
+        "citations",
+        "provider",
+        "model",
+        "inputTokens",
+        "outputTokens",
+        "tokens",
+        "latency"
       ]
     },
     "dialog": {
@@ -2237,7 +2269,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "indexed": false,
         "column": {
           "width": null,
-          "hidden": false,
+          "hidden": true,
           "formatter": null,
           "decimals": null
         },
@@ -2371,7 +2403,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "indexed": false,
         "column": {
           "width": null,
-          "hidden": false,
+          "hidden": true,
           "formatter": null,
           "decimals": null
         },
@@ -2438,7 +2470,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "indexed": false,
         "column": {
           "width": null,
-          "hidden": false,
+          "hidden": true,
           "formatter": null,
           "decimals": null
         },
@@ -2683,6 +2715,10 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "formats": [
         "CSV",
         "JSON"
+      ],
+      "fields": [
+        "name",
+        "description"
       ]
     },
     "dialog": {
@@ -2927,6 +2963,12 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "formats": [
         "CSV",
         "JSON"
+      ],
+      "fields": [
+        "name",
+        "email",
+        "verified",
+        "memory"
       ]
     },
     "dialog": {
@@ -3450,7 +3492,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       ]
     },
     "import": {
-      "formats": []
+      "formats": [],
+      "fields": []
     },
     "dialog": {
       "fullscreen": false,
@@ -4416,6 +4459,23 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "formats": [
         "CSV",
         "JSON"
+      ],
+      "fields": [
+        "name",
+        "toolDescription",
+        "maxResults",
+        "scoreThreshold",
+        "sources",
+        "texts",
+        "files",
+        "urls",
+        "user",
+        "trainingState",
+        "indexState",
+        "trainedAt",
+        "trainedChunks",
+        "trainingProblems",
+        "trainedSources"
       ]
     },
     "dialog": {
@@ -6542,6 +6602,16 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "formats": [
         "CSV",
         "JSON"
+      ],
+      "fields": [
+        "name",
+        "type",
+        "file",
+        "link",
+        "sourceText",
+        "text",
+        "chunks",
+        "user"
       ]
     },
     "dialog": {
@@ -7534,7 +7604,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       ]
     },
     "import": {
-      "formats": []
+      "formats": [],
+      "fields": []
     },
     "dialog": {
       "fullscreen": false,
@@ -7922,7 +7993,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       ]
     },
     "import": {
-      "formats": []
+      "formats": [],
+      "fields": []
     },
     "dialog": {
       "fullscreen": false,
@@ -8657,7 +8729,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       ]
     },
     "import": {
-      "formats": []
+      "formats": [],
+      "fields": []
     },
     "dialog": {
       "fullscreen": false,
@@ -8833,7 +8906,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       ]
     },
     "import": {
-      "formats": []
+      "formats": [],
+      "fields": []
     },
     "dialog": {
       "fullscreen": false,
@@ -9188,7 +9262,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "indexed": false,
         "column": {
           "width": null,
-          "hidden": false,
+          "hidden": true,
           "formatter": null,
           "decimals": null
         },
@@ -9580,7 +9654,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       ]
     },
     "import": {
-      "formats": []
+      "formats": [],
+      "fields": []
     },
     "dialog": {
       "fullscreen": false,
@@ -10004,7 +10079,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "indexed": true,
         "column": {
           "width": null,
-          "hidden": false,
+          "hidden": true,
           "formatter": null,
           "decimals": null
         },

@@ -69,7 +69,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       ]
     },
     "import": {
-      "formats": []
+      "formats": [],
+      "fields": []
     },
     "dialog": {
       "fullscreen": false,
@@ -91,7 +92,26 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "rowActions": [],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "name",
+        "operator": "like",
+        "label": "field.author.name",
+        "permission": null
+      },
+      {
+        "field": "email",
+        "operator": "like",
+        "label": "field.author.email",
+        "permission": null
+      },
+      {
+        "field": "active",
+        "operator": "eq",
+        "label": "field.author.active",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
@@ -142,7 +162,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": true,
         "sortable": true,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -209,7 +229,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": false,
         "sortable": false,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -279,7 +299,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": false,
         "sortable": false,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -310,7 +330,10 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "filterFields": [
       "_id",
       "createdAt",
-      "updatedAt"
+      "updatedAt",
+      "name",
+      "email",
+      "active"
     ]
   },
   "book": {
@@ -390,6 +413,18 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "formats": [
         "CSV",
         "JSON"
+      ],
+      "fields": [
+        "title",
+        "kind",
+        "author",
+        "coAuthors",
+        "pages",
+        "text",
+        "mood",
+        "chapters",
+        "cover",
+        "publishedAt"
       ]
     },
     "dialog": {
@@ -441,6 +476,36 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "field": "kind",
         "operator": "eq",
         "label": "field.book.kind",
+        "permission": null
+      },
+      {
+        "field": "title",
+        "operator": "like",
+        "label": "field.book.title",
+        "permission": null
+      },
+      {
+        "field": "author",
+        "operator": "eq",
+        "label": "field.book.author",
+        "permission": null
+      },
+      {
+        "field": "pages",
+        "operator": "eq",
+        "label": "field.book.pages",
+        "permission": null
+      },
+      {
+        "field": "mood",
+        "operator": "eq",
+        "label": "field.book.mood",
+        "permission": null
+      },
+      {
+        "field": "publishedAt",
+        "operator": "eq",
+        "label": "field.book.publishedAt",
         "permission": null
       }
     ],
@@ -494,7 +559,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": true,
         "sortable": true,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -641,7 +706,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": false,
         "sortable": false,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -780,7 +845,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": false,
         "sortable": false,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -926,7 +991,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": false,
         "sortable": false,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -1262,7 +1327,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": false,
         "sortable": false,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -1294,7 +1359,12 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "_id",
       "createdAt",
       "updatedAt",
-      "kind"
+      "title",
+      "kind",
+      "author",
+      "pages",
+      "mood",
+      "publishedAt"
     ]
   }
 };
