@@ -56,6 +56,11 @@ export interface RefModel {
   display: string;
   populate: string[];
   clearable: boolean;
+  /**
+   * Deleting the referenced record while this field points at it: 'restrict' refuses the delete
+   * (409 with the count), 'clear' sets this field to null (optional single refs only).
+   */
+  onDelete: 'restrict' | 'clear';
 }
 
 export interface FieldModel {
@@ -154,7 +159,11 @@ export interface EntityModel {
   route: { path: string; layout: 'default' | 'chat'; permission: string } | null;
   menu: { group: MenuGroup; icon: string; order: number; label: string; permission: string } | null;
   displayField: string;
-  scope: { tenant: boolean; owner: string | null };
+  /**
+   * tenant: records belong to a tenant. writes: who may create, change and delete them;
+   * 'platform' (every entity without a tenant: a table all tenants share) is platform users only.
+   */
+  scope: { tenant: boolean; owner: string | null; writes: 'tenant' | 'platform' };
   permissions: PermissionsModel;
   flags: {
     creatable: boolean; editable: boolean; deletable: boolean;

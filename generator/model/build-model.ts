@@ -73,7 +73,9 @@ function buildModel(m: Manifest, all: Map<string, Manifest>, enums: SharedEnums)
   const flag = (name: keyof NonNullable<Manifest['flags']>) => m.flags?.[name] ?? true;
   const routePermission = m.route?.permission ?? permissions.manage;
   const readable = fields.filter((field) => !field.secret);
-  const scope = { tenant: m.scope?.tenant ?? false, owner: m.scope?.owner ?? null };
+  const tenant = m.scope?.tenant ?? false;
+  // A table without tenants is shared by all of them: only platform users write it unless told.
+  const scope = { tenant, owner: m.scope?.owner ?? null, writes: m.scope?.writes ?? (tenant ? 'tenant' : 'platform') } as const;
   const exportable = flag('exportable');
   const importable = flag('importable');
   const byName = new Map(m.fields.map((field) => [field.name, field]));
@@ -204,6 +206,7 @@ function buildField(f: ManifestField, all: Map<string, Manifest>, enums: SharedE
         display: f.ref.display ?? target?.displayField ?? 'name',
         populate: f.ref.populate ?? [],
         clearable: f.ref.clearable ?? true,
+        onDelete: f.ref.onDelete ?? 'restrict',
       }
       : null,
     objectFields: f.objectFields ? f.objectFields.map((sub) => buildField(sub, all, enums, [...parentPath, f.name])) : null,

@@ -20,7 +20,7 @@ export interface ManifestField {
   values?: string[];
   enum?: string;
   valueLabels?: Record<string, string>;
-  ref?: { entity: string; display?: string; populate?: string[]; clearable?: boolean };
+  ref?: { entity: string; display?: string; populate?: string[]; clearable?: boolean; onDelete?: 'restrict' | 'clear' };
   objectFields?: ManifestField[];
   validation?: {
     required?: boolean; requiredOnCreate?: boolean; unique?: boolean | 'global'; pattern?: string;
@@ -52,7 +52,7 @@ export interface Manifest {
   route?: { path: string; layout?: 'default' | 'chat'; permission?: string };
   menu?: { group: MenuGroup; icon: string; order?: number; label?: string; permission?: string };
   displayField?: string;
-  scope?: { tenant?: boolean; owner?: string };
+  scope?: { tenant?: boolean; owner?: string; writes?: 'tenant' | 'platform' };
   permissions?: {
     manage?: string; view?: string; viewOwn?: string; create?: string; createOwn?: string;
     update?: string; delete?: string; extra?: string[];

@@ -325,6 +325,57 @@ const ownerIsUserRef: ManifestRule = ({ manifests }) =>
     })];
   });
 
+/**
+ * scope.writes says, without contradiction, whether records are tenant-owned (each tenant writes
+ * its own) or shared by every tenant (platform users only write them, e.g. a lookup table).
+ */
+const writeScopeConsistent: ManifestRule = ({ manifests }) =>
+  manifests.flatMap(({ file, manifest }) => {
+    const scope = manifest.scope ?? {};
+    if (scope.writes === 'platform' && scope.tenant === true) {
+      return [issue(file, ['scope', 'writes'], {
+        message: 'ambiguous: "tenant": true makes records tenant-owned, "writes": "platform" makes them shared by every tenant',
+        found: '"tenant": true, "writes": "platform"',
+        expected: 'either { "tenant": true } (each tenant writes its own records) or { "writes": "platform" } (one table every tenant reads, only platform users write)',
+        fix: 'remove "writes" for tenant-owned records, or remove "tenant" for a shared table',
+      })];
+    }
+    if (scope.writes === 'platform' && scope.owner) {
+      return [issue(file, ['scope', 'writes'], {
+        message: `ambiguous: "owner": "${scope.owner}" lets users create their own records, "writes": "platform" lets only platform users write`,
+        found: `"owner": "${scope.owner}", "writes": "platform"`,
+        expected: 'no "owner" on a table only platform users write',
+        fix: 'remove "owner", or make the records tenant-owned: { "tenant": true, "owner": ... } without "writes"',
+      })];
+    }
+    if (scope.writes === 'tenant' && scope.tenant !== true) {
+      return [issue(file, ['scope', 'writes'], {
+        message: '"writes": "tenant" needs records that belong to a tenant',
+        found: `"tenant": ${scope.tenant ?? false}, "writes": "tenant"`,
+        expected: '{ "tenant": true } with "writes": "tenant" (or no "writes"), or "writes": "platform" for a shared table',
+        fix: 'add "tenant": true, or set "writes": "platform"',
+      })];
+    }
+    return [];
+  });
+
+/** ref.onDelete "clear" only on a field that may be empty and holds one id. */
+const onDeleteFitsRef: ManifestRule = ({ manifests }) =>
+  manifests.flatMap(({ file, manifest }) =>
+    visitFields(manifest.fields).flatMap(({ field, segments, depth }) => {
+      if (field.ref?.onDelete !== 'clear') return [];
+      const required = field.validation?.required === true || field.validation?.requiredOnCreate === true;
+      if (field.type === 'ref' && !required && depth === 0) return [];
+      return [issue(file, [...segments, 'ref', 'onDelete'], {
+        message: required
+          ? `field "${field.name}" is required: deleting the record it points at cannot leave it empty`
+          : `"clear" applies to a top-level "ref" field; "${field.name}" is ${depth > 0 ? 'inside an object' : `of type "${field.type}"`}`,
+        found: 'clear',
+        expected: '"restrict" (the default: the delete is refused while the field points at the record)',
+        fix: required ? 'remove "onDelete" (or make the field optional)' : 'remove "onDelete"',
+      })];
+    }));
+
 /** enum/array.enum fields name values or a shared enum that exists; other types carry neither. */
 const enumsResolve: ManifestRule = ({ manifests, enums, enumsFile }) => {
   const issues: ManifestIssue[] = [];
@@ -570,6 +621,8 @@ export const manifestRules = {
   listedFieldsExist,
   displayFieldIsScalar,
   ownerIsUserRef,
+  writeScopeConsistent,
+  onDeleteFitsRef,
   enumsResolve,
   propertiesFitType,
   defaultsFitType,

@@ -72,6 +72,8 @@ export class EntityImporter {
   }
 
   async import(runtime: EntityRuntime, request: FastifyRequest): Promise<ImportReport> {
+    // A table only platform users write is refused before the upload is even read.
+    this.service.requireWriter(runtime, request.context);
     const query = (request.query ?? {}) as Record<string, string | undefined>;
     readBoolean(query.dryRun, 'dryRun');
     const release = await this.running.acquire(limitKey(request.context));
@@ -91,6 +93,7 @@ export class EntityImporter {
    */
   async importFile(job: ImportJob, context: RequestContext, options: ImportOptions): Promise<ImportReport> {
     const runtime = this.service.runtime(job.entity);
+    this.service.requireWriter(runtime, context);
     const query = job.query;
     const dryRun = readBoolean(query.dryRun, 'dryRun');
     const format = readFormat(runtime, query.format, job.filename);

@@ -20,6 +20,8 @@ export interface EntityRuntime {
   tenantColumn: string | null;
   /** Owner column (scope.owner), set from the caller on create. */
   ownerColumn: string | null;
+  /** scope.writes "platform": a table every tenant shares; only platform users (no tenant) write it. */
+  platformWrites: boolean;
   uniqueFields: FieldModel[];
   validateCreate: BodyValidator;
   validateUpdate: BodyValidator;
@@ -50,6 +52,7 @@ export function buildEntityRuntimes(entities: EntityModelMap, schemas: Record<st
       refFields: model.fields.filter((f) => f.ref && (f.type === 'ref' || f.type === 'array.ref')),
       tenantColumn: model.storage.tenantColumn,
       ownerColumn: model.scope.owner,
+      platformWrites: model.scope.writes === 'platform',
       uniqueFields: model.fields.filter((f) => f.validation.unique),
       validateCreate: compileBodyValidator(ajv, entitySchemas.create),
       validateUpdate: compileBodyValidator(ajv, entitySchemas.update),

@@ -16,6 +16,7 @@ import { EntityHookRegistry, type EntityHooks, type EntityRecord, type WriteEven
 import { isSystemContext } from './system-context.ts';
 import type { InsertChecks } from './import-batch-checks.ts';
 import { compileInsert } from './compile-insert.ts';
+import { RecordReferences } from './record-references.ts';
 
 export type { EntityHooks, EntityRecord, InsertEvent, ReadEvent, WriteEvent } from './entity-hooks.ts';
 
@@ -75,12 +76,28 @@ export class EntityService {
   private readonly totals = new Map<string, { token: string; total: Promise<number> }>();
   /** Lifecycle hooks registered by features (entity-hooks.ts for the order they run in). */
   readonly hooks: EntityHookRegistry;
+  /** Who points at a record: deletes are refused while it is in use (record-references.ts). */
+  private readonly references: RecordReferences;
 
   constructor(
     private readonly database: Database,
     readonly runtimes: EntityRuntimeMap,
   ) {
     this.hooks = new EntityHookRegistry((entity) => this.runtime(entity));
+    this.references = new RecordReferences(database, runtimes);
+  }
+
+  /**
+   * 403 unless the caller may write the entity at all: a table every tenant shares (manifest
+   * `scope.writes: "platform"`, e.g. trace statuses, roles, tenants) is written by platform
+   * users (no tenant) and system() only; tenant users still read it. Creates, updates, deletes
+   * and imports all call it, before anything else is looked at.
+   */
+  requireWriter(runtime: EntityRuntime, context: RequestContext): void {
+    if (!runtime.platformWrites || context.tenantId === null || isSystemContext(context)) return;
+    throw new HttpError(403, `${runtime.model.typeName} records are shared by every tenant: only platform administrators (users without a tenant) may create, change or delete them`, {
+      i18nMessage: 'error.platformOnly',
+    });
   }
 
   runtime(entity: string): EntityRuntime {
@@ -213,6 +230,7 @@ export class EntityService {
     chosenId?: string,
   ): Promise<{ ok: true; insert: PreparedInsert; values: Record<string, unknown>; reply: Record<string, unknown> } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
     const entity = runtime.model.name;
+    this.requireWriter(runtime, context);
     const input = sanitiseBody(runtime, body);
     if (this.hooks.has(entity, 'beforeValidate')) {
       await this.hooks.run('beforeValidate', { entity, operation: 'create', context, id: null, data: input, original: null });
@@ -280,6 +298,7 @@ export class EntityService {
     const scope = this.scopeFor(runtime, context);
     const row = await this.loadRow(runtime, scope, id);
     if (!row) throw notFound(`${entity} ${id} not found`);
+    this.requireWriter(runtime, context);
     const input = sanitiseBody(runtime, body);
     const hooked = this.hooks.of(entity).length > 0;
     const original = hooked ? (await this.toRecords(runtime, [row]))[0] : null;
@@ -334,12 +353,18 @@ export class EntityService {
   private async deleteNow(entity: string, context: RequestContext, id: string): Promise<void> {
     const runtime = this.runtime(entity);
     const scope = this.scopeFor(runtime, context);
+    // Loaded first, so a record out of the caller's scope is a 404 before anything says it exists.
+    const row = await this.loadRow(runtime, scope, id);
+    if (!row) throw notFound(`${entity} ${id} not found`);
+    this.requireWriter(runtime, context);
     if (this.hooks.has(entity, 'beforeDelete')) {
-      const row = await this.loadRow(runtime, scope, id);
-      if (!row) throw notFound(`${entity} ${id} not found`);
       const [original] = await this.toRecords(runtime, [row]);
       await this.hooks.run('beforeDelete', { entity, operation: 'delete', context, id, data: {}, original });
     }
+    // In use: refused (409 with the counts); optional refs declared onDelete "clear" are emptied
+    // in this same transaction. A required reference is never left pointing at nothing.
+    await this.references.refuseInUse(runtime, id, String(row[runtime.model.displayField] ?? id));
+    await this.references.clear(runtime, id);
     const changes = await this.database.run(
       this.database.kysely
         .deleteFrom(runtime.table)

@@ -89,7 +89,7 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
     findById: { summary: `One ${t}`, responses: { 200: { description: 'The record', ...json(record) } } },
     create: { summary: `Create a ${t}`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Create` }) }, responses: { 201: { description: 'Created', ...json(record) } } },
     update: { summary: `Update a ${t} (fields sent are merged over the stored record)`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Update` }) }, responses: { 200: { description: 'Updated', ...json(record) } } },
-    delete: { summary: `Delete a ${t}`, responses: { 204: { description: 'Deleted' } } },
+    delete: { summary: `Delete a ${t}`, responses: { 204: { description: 'Deleted' }, 409: { description: 'In use: records still point at it (error.recordInUse; `references` gives the count per entity); change or delete them first', ...json({ $ref: '#/components/schemas/Error' }) } } },
     export: {
       summary: `Export ${t} records to a file`,
       parameters: [

@@ -28,7 +28,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": true,
-      "owner": null
+      "owner": null,
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "bot:manage",
@@ -285,7 +286,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "knowledge",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -990,7 +992,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "chatId",
     "scope": {
       "tenant": true,
-      "owner": null
+      "owner": null,
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "bottrace:manage",
@@ -1125,7 +1128,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "bottracestatus",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -1197,7 +1201,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "bot",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -1269,7 +1274,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "conversation",
           "display": "_id",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "clear"
         },
         "objectFields": null,
         "validation": {
@@ -2672,7 +2678,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": false,
-      "owner": null
+      "owner": null,
+      "writes": "platform"
     },
     "permissions": {
       "manage": "bottracestatus:manage",
@@ -2919,7 +2926,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": true,
-      "owner": null
+      "owner": null,
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "contact:manage",
@@ -3451,7 +3459,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "_id",
     "scope": {
       "tenant": true,
-      "owner": null
+      "owner": null,
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "conversation:manage",
@@ -3545,7 +3554,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "contact",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -3617,7 +3627,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "bot",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -4409,7 +4420,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": true,
-      "owner": "user"
+      "owner": "user",
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "knowledge:manage",
@@ -4817,7 +4829,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "knowledgesource",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -5495,7 +5508,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "user",
           "display": "username",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -6553,7 +6567,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": true,
-      "owner": "user"
+      "owner": "user",
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "knowledgesource:manage",
@@ -7461,7 +7476,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "user",
           "display": "username",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -7559,7 +7575,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": false,
-      "owner": null
+      "owner": null,
+      "writes": "platform"
     },
     "permissions": {
       "manage": "role:manage",
@@ -7716,7 +7733,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "role",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -7948,7 +7966,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "key",
     "scope": {
       "tenant": false,
-      "owner": null
+      "owner": null,
+      "writes": "platform"
     },
     "permissions": {
       "manage": "setting:manage",
@@ -8690,7 +8709,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": false,
-      "owner": null
+      "owner": null,
+      "writes": "platform"
     },
     "permissions": {
       "manage": "tenant:manage",
@@ -8862,7 +8882,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "username",
     "scope": {
       "tenant": true,
-      "owner": null
+      "owner": null,
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "user:manage",
@@ -9298,7 +9319,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "populate": [
             "permissions"
           ],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -9370,7 +9392,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "tenant",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -9609,7 +9632,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": true,
-      "owner": "user"
+      "owner": "user",
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "userApiKey:manage",
@@ -9969,7 +9993,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "user",
           "display": "username",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -10041,7 +10066,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "user",
           "display": "username",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {

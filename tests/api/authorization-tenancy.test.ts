@@ -123,9 +123,11 @@ describe('tenant and owner scoping through an injected request context', () => {
   });
 
   it('uniqueness is per tenant unless global', async () => {
-    // bottracestatus is not tenant-scoped: unique everywhere.
-    await call('POST', '/api/bot-trace-statuses', as('tenant-a'), { name: 'shared' });
-    expect((await call('POST', '/api/bot-trace-statuses', as('tenant-b'), { name: 'shared' })).status).toBe(409);
+    // bottracestatus is not tenant-scoped: unique everywhere. It is shared by every tenant, so
+    // only platform callers (no tenant) write it (tests/api/shared-lookup-tables.test.ts).
+    expect((await call('POST', '/api/bot-trace-statuses', as(null), { name: 'shared' })).status).toBe(201);
+    expect((await call('POST', '/api/bot-trace-statuses', as(null), { name: 'shared' })).status).toBe(409);
+    expect((await call('POST', '/api/bot-trace-statuses', as('tenant-b'), { name: 'shared' })).status).toBe(403);
   });
 
   it('sets the owner on create and limits "own only" callers to their records', async () => {

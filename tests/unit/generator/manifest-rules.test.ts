@@ -160,6 +160,22 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   found:    "string"
   expected: { "type": "ref", "ref": { "entity": "user" } }`,
   },
+  writeScopeConsistent: {
+    entity: 'botTraceStatus',
+    breakIt: (m) => { m.scope.tenant = true; },
+    expected: `manifests/botTraceStatus.json: scope.writes: ambiguous: "tenant": true makes records tenant-owned, "writes": "platform" makes them shared by every tenant
+  found:    "\\"tenant\\": true, \\"writes\\": \\"platform\\""
+  expected: either { "tenant": true } (each tenant writes its own records) or { "writes": "platform" } (one table every tenant reads, only platform users write)
+  fix:      remove "writes" for tenant-owned records, or remove "tenant" for a shared table`,
+  },
+  onDeleteFitsRef: {
+    entity: 'botTrace',
+    breakIt: (m) => { m.fields.find((f: any) => f.name === 'status').ref.onDelete = 'clear'; },
+    expected: `manifests/botTrace.json: fields[0].ref.onDelete: field "status" is required: deleting the record it points at cannot leave it empty
+  found:    "clear"
+  expected: "restrict" (the default: the delete is refused while the field points at the record)
+  fix:      remove "onDelete" (or make the field optional)`,
+  },
   enumsResolve: {
     entity: 'botTrace',
     breakIt: (m) => { m.fields.find((f: any) => f.name === 'reaction').enum = 'Reactions'; },
@@ -224,6 +240,36 @@ describe('cross-manifest rules', () => {
       expect(messagesAfter(entity, breakIt)).toContain(expected);
     });
   }
+
+  test('who writes an entity is never ambiguous (scope.writes)', () => {
+    const paths = (name: string, breakIt: (m: any) => void) => messagesAfter(name, breakIt).map((m) => m.split('\n')[0]);
+    expect(paths('knowledge', (m) => { m.scope = { owner: 'user', writes: 'platform' }; })).toEqual([
+      'manifests/knowledge.json: scope.writes: ambiguous: "owner": "user" lets users create their own records, "writes": "platform" lets only platform users write',
+    ]);
+    expect(paths('botTraceStatus', (m) => { m.scope = { writes: 'tenant' }; })).toEqual([
+      'manifests/botTraceStatus.json: scope.writes: "writes": "tenant" needs records that belong to a tenant',
+    ]);
+    expect(paths('bot', (m) => { m.scope = { tenant: true, writes: 'platform' }; })[0]).toMatch(/^manifests\/bot.json: scope.writes: ambiguous/);
+    expect(paths('bot', (m) => { m.scope.writes = 'everyone'; })[0]).toMatch(/^manifests\/bot.json: scope.writes: value is not allowed/);
+    // Consistent declarations pass, and a table without tenants is platform-written by default.
+    const input = realInput();
+    manifest(input, 'bot').scope = { tenant: true, writes: 'tenant' };
+    delete manifest(input, 'botTraceStatus').scope;
+    const { models } = generate(input, metaSchema);
+    expect([models.bot.scope.writes, models.bottracestatus.scope.writes, models.role.scope.writes, models.contact.scope.writes]).toEqual(['tenant', 'platform', 'platform', 'tenant']);
+  });
+
+  test('ref.onDelete "clear" only on an optional single ref', () => {
+    const first = (name: string, breakIt: (m: any) => void) => messagesAfter(name, breakIt).map((m) => m.split('\n')[0]);
+    expect(first('role', (m) => { m.fields[1].ref.onDelete = 'clear'; })).toEqual([
+      'manifests/role.json: fields[1].ref.onDelete: "clear" applies to a top-level "ref" field; "childRoles" is of type "array.ref"',
+    ]);
+    expect(first('conversation', (m) => { m.fields.find((f: any) => f.name === 'bot').ref.onDelete = 'clear'; })[0]).toMatch(/field "bot" is required/);
+    expect(first('bot', (m) => { m.fields[2].ref.onDelete = 'cascade'; })[0]).toMatch(/^manifests\/bot.json: fields\[2\].ref.onDelete: value is not allowed/);
+    const { models } = generate(realInput(), metaSchema);
+    expect(models.bottrace.fields.find((f) => f.name === 'conversation')!.ref!.onDelete).toBe('clear');
+    expect(models.bottrace.fields.find((f) => f.name === 'status')!.ref!.onDelete).toBe('restrict');
+  });
 
   test('a system field cannot be redeclared', () => {
     expect(messagesAfter('bot', (m) => { m.fields.push({ name: 'createdAt', type: 'date', label: 'field.bot.name' }); })).toEqual([

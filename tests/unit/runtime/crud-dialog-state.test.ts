@@ -12,7 +12,7 @@ const model: ClientEntityModel = {
   fields: [
     ...entities.bottrace.fields,
     { ...entities.bottrace.fields[0], name: 'when', type: 'date', ref: null },
-    { ...entities.bottrace.fields[0], name: 'tags', type: 'array.ref', ref: { entity: 'bot', display: 'name', populate: [], clearable: true } },
+    { ...entities.bottrace.fields[0], name: 'tags', type: 'array.ref', ref: { entity: 'bot', display: 'name', populate: [], clearable: true, onDelete: 'restrict' } },
   ],
 };
 const row = { _id: 'r1', status: { _id: 's1', name: 'Open' }, bot: 'b1', when: '2024-01-02T03:04:05.000Z', chatId: 'c' };

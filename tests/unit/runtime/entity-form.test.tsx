@@ -27,8 +27,8 @@ const model: ClientEntityModel = {
     field('count', 'number'),
     field('enabled', 'boolean'),
     field('when', 'date'),
-    field('owner', 'ref', { ref: { entity: 'person', display: 'name', populate: [], clearable: true } }),
-    field('friends', 'array.ref', { ref: { entity: 'person', display: 'name', populate: [], clearable: true } }),
+    field('owner', 'ref', { ref: { entity: 'person', display: 'name', populate: [], clearable: true, onDelete: 'restrict' } }),
+    field('friends', 'array.ref', { ref: { entity: 'person', display: 'name', populate: [], clearable: true, onDelete: 'restrict' } }),
     field('tags', 'array.string'),
     field('picture', 'file'),
     field('document', 'fullFile'),
@@ -57,7 +57,7 @@ const schema = {
   additionalProperties: false,
 };
 const validateFns = compileValidateFns(schema);
-const ref = { entity: 'person', display: 'name', populate: [], clearable: true };
+const ref = { entity: 'person', display: 'name', populate: [], clearable: true, onDelete: 'restrict' };
 const uiSchema = {
   'ui:options': { tabs: [], menus: [] },
   notes: { 'ui:widget': 'textarea', 'ui:options': { fieldType: 'longString', rows: 7 } },

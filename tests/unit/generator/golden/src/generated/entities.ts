@@ -28,7 +28,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "name",
     "scope": {
       "tenant": true,
-      "owner": null
+      "owner": null,
+      "writes": "tenant"
     },
     "permissions": {
       "manage": "author:manage",
@@ -361,7 +362,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "displayField": "title",
     "scope": {
       "tenant": false,
-      "owner": null
+      "owner": null,
+      "writes": "platform"
     },
     "permissions": {
       "manage": "book:manage",
@@ -672,7 +674,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "populate": [
             "email"
           ],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
@@ -744,7 +747,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
           "entity": "author",
           "display": "name",
           "populate": [],
-          "clearable": true
+          "clearable": true,
+          "onDelete": "restrict"
         },
         "objectFields": null,
         "validation": {
