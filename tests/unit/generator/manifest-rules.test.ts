@@ -171,7 +171,7 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   onDeleteFitsRef: {
     entity: 'botTrace',
     breakIt: (m) => { m.fields.find((f: any) => f.name === 'status').ref.onDelete = 'clear'; },
-    expected: `manifests/botTrace.json: fields[0].ref.onDelete: field "status" is required: deleting the record it points at cannot leave it empty
+    expected: `manifests/botTrace.json: fields[status].ref.onDelete: field "status" is required: deleting the record it points at cannot leave it empty
   found:    "clear"
   expected: "restrict" (the default: the delete is refused while the field points at the record)
   fix:      remove "onDelete" (or make the field optional)`,
@@ -262,10 +262,10 @@ describe('cross-manifest rules', () => {
   test('ref.onDelete "clear" only on an optional single ref', () => {
     const first = (name: string, breakIt: (m: any) => void) => messagesAfter(name, breakIt).map((m) => m.split('\n')[0]);
     expect(first('role', (m) => { m.fields[1].ref.onDelete = 'clear'; })).toEqual([
-      'manifests/role.json: fields[1].ref.onDelete: "clear" applies to a top-level "ref" field; "childRoles" is of type "array.ref"',
+      'manifests/role.json: fields[childRoles].ref.onDelete: "clear" applies to a top-level "ref" field; "childRoles" is of type "array.ref"',
     ]);
     expect(first('conversation', (m) => { m.fields.find((f: any) => f.name === 'bot').ref.onDelete = 'clear'; })[0]).toMatch(/field "bot" is required/);
-    expect(first('bot', (m) => { m.fields[2].ref.onDelete = 'cascade'; })[0]).toMatch(/^manifests\/bot.json: fields\[2\].ref.onDelete: value is not allowed/);
+    expect(first('bot', (m) => { m.fields[2].ref.onDelete = 'cascade'; })[0]).toMatch(/^manifests\/bot.json: fields\[knowledge\].ref.onDelete: value is not allowed/);
     const { models } = generate(realInput(), metaSchema);
     expect(models.bottrace.fields.find((f) => f.name === 'conversation')!.ref!.onDelete).toBe('clear');
     expect(models.bottrace.fields.find((f) => f.name === 'status')!.ref!.onDelete).toBe('restrict');
