@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordLlmCall, retrievalDuration } from '../observability/metrics.ts';
 import { performance } from 'node:perf_hooks';
 import { HttpError, validationError } from '../http/http-error.ts';
 import { LlmError } from '../llm/llm-error.ts';
@@ -130,6 +131,7 @@ export class ChatService {
     let result: LlmResult;
     try {
       result = await this.generate(provider, prompt.messages, prompt.context, onDelta, signal);
+      recordLlmCall(result);
     } catch (error) {
       const failure = error instanceof LlmError ? error : new LlmError('upstream', error instanceof Error ? error.message : String(error), { cause: error });
       const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: LLM_FAILURE_ANSWER, createdAt: new Date().toISOString() };
@@ -212,7 +214,9 @@ export class ChatService {
     if (!settings) return { results: [], hasKnowledge: false };
     const stats = await index.stats(knowledgeId);
     if (stats.chunks === 0) return { results: [], hasKnowledge: false };
+    const searching = performance.now();
     const results = await index.search(knowledgeId, query, settings);
+    retrievalDuration.observe((performance.now() - searching) / 1000);
     return { results, hasKnowledge: true };
   }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { recordChatAnswer } from '../observability/metrics.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityRecord, EntityService } from '../entities/entity-service.ts';
 import type { ListQuery } from '../entities/list-query.ts';
@@ -195,6 +196,7 @@ export class ChatStore {
    * (validation, constraint, lost connection, a hook) leaves neither, never a message without its trace.
    */
   async saveChatsWithTrace(id: string, chats: Chat[], tenant: string | null, trace: TraceInput): Promise<void> {
+    recordChatAnswer(trace);
     const status = await this.statusId(trace.status);
     // Checked inside the conversation's lock (ChatService): only a console delete can race it,
     // and then the trace describes a conversation deleted a moment later, as any older trace may.

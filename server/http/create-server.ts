@@ -41,6 +41,13 @@ import { securityHeaders } from './security-headers.ts';
 import { tooManyRequests } from './too-many-requests.ts';
 import { registerConsole } from './serve-console.ts';
 import { serverFeatures } from './server-features.ts';
+import { instrumentDatabase } from '../observability/instrument-database.ts';
+import { watchJobs } from '../observability/metrics.ts';
+import { loadMetricsConfig } from '../observability/metrics-config.ts';
+import { registerMetricsRoute } from '../observability/metrics-route.ts';
+import { registerReadinessRoute } from '../observability/readiness-route.ts';
+import { registerRequestIds, requestIdOf } from '../observability/request-id.ts';
+import { RequestLogController } from '../observability/request-log-controller.ts';
 
 export interface CreateServerOptions {
   config: ServerConfig;
@@ -55,6 +62,8 @@ export interface CreateServerOptions {
   identity?: Partial<IdentityConfig>;
   /** false silences logs (tests); default: pino at config.logLevel. */
   logger?: boolean;
+  /** Where the log lines go instead of stdout (tests read them). */
+  logStream?: { write(line: string): void };
   /**
    * The environment variables, read once here at start (server/config.ts parses them); default:
    * process.env. Tests pass their variables here instead of changing process.env.
@@ -84,8 +93,13 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const { config } = options;
   const entities = options.entities ?? generatedEntities;
   const schemas = options.schemas ?? generatedSchemas;
+  const metricsConfig = loadMetricsConfig(options.env ?? process.env);
   const app = Fastify({
-    logger: options.logger === false ? false : { level: config.logLevel },
+    logger: options.logger === false ? false : { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // One log line per request, and request ids unique across instances (server/observability).
+    logController: new RequestLogController(metricsConfig.enabled),
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     // JSON bodies of entities are small; files go through multipart with their own limit.
     bodyLimit: 5 * 1024 * 1024,
     // GET <base>/ids/:ids carries a comma-separated list of ids (runtime/transport/rest-transport.ts);
@@ -101,6 +115,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   // so without its parser Fastify answers 415 itself.
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
+  registerRequestIds(app);
   // PostgreSQL cannot store U+0000: every body, query and path parameter holding one is a 400.
   rejectNulBytes(app);
   drainUnreadBodies(app);
@@ -110,7 +125,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const identityConfig: IdentityConfig = { ...featureConfig.identity, ...options.identity };
   checkScaleOutSecrets(config, identityConfig);
   fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.pgPoolSize, log: app.log });
+  const opened = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.pgPoolSize, log: app.log });
+  const database = metricsConfig.enabled ? instrumentDatabase(opened) : opened;
   app.addHook('onClose', async () => database.close());
   const models = Object.values(entities);
   const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
@@ -166,6 +182,12 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   // Export download links are signed with a key derived from the token secret (the same value identity uses).
   // Long work (training, imports, exports, parsing) runs as durable jobs, the same on every instance.
   const jobs = await createJobQueue(app, database, featureConfig.jobs);
+  registerReadinessRoute(app, { database, redis, dataDir: config.dataDir, jobs });
+  registerMetricsRoute(app, metricsConfig);
+  if (metricsConfig.enabled) {
+    const unwatch = watchJobs({ running: () => jobs.runningCount, depth: () => jobs.store.depth() });
+    app.addHook('onClose', async () => void unwatch());
+  }
   const files = createFileServices({ app, config, database, service, jobs, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
   registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });
   const uploadFile = createFileUploader(config.dataDir, files.uploads);

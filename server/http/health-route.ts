@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 
-/** Liveness/readiness: registered after the database is migrated, so a 200 means ready. */
+/**
+ * Liveness: the process answers (nothing else is checked, so a database outage does not get the
+ * instance restarted). Readiness, with the dependencies, is GET /api/health/ready
+ * (server/observability/readiness-route.ts).
+ */
 export function registerHealthRoute(app: FastifyInstance): void {
-  app.get('/api/health', async () => ({ status: 'ok' }));
+  app.get('/api/health', { config: { quietLog: true } }, async () => ({ status: 'ok' }));
 }

@@ -7,6 +7,11 @@ import { notFound } from './http-error.ts';
 
 /** Paths that are never the single-page app: unknown ones there are a real 404. */
 const API_PREFIXES = ['/api/', '/files/'];
+/**
+ * Paths probes and scrapers try that the console does not have: answering them with the app's
+ * HTML (status 200) would make a misdirected probe pass. /metrics is a route when METRICS_ENABLED.
+ */
+const NOT_CONSOLE_PATHS = new Set(['/metrics', '/healthz', '/readyz', '/livez', '/health', '/ready']);
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** Folder of the build's prerendered pages: prerendered/login.html is the HTML of /login (scripts/prerender-sign-in.ts). */
 const PRERENDERED_DIR = 'prerendered';
@@ -42,7 +47,7 @@ export async function registerConsole(app: FastifyInstance, distDir: string): Pr
   const prerendered = hasConsole ? prerenderedPages(distDir) : new Map<string, string>();
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    const isApi = url === '/api' || url === '/files' || API_PREFIXES.some((prefix) => url.startsWith(prefix));
+    const isApi = url === '/api' || url === '/files' || API_PREFIXES.some((prefix) => url.startsWith(prefix)) || NOT_CONSOLE_PATHS.has(url.replace(/\/+$/, ''));
     // A missing asset (last segment has an extension) is a 404, not the app's HTML.
     const looksLikeFile = /\.[a-z0-9]+$/i.test(url.split('/').pop() ?? '');
     if (hasConsole && !isApi && !looksLikeFile && (request.method === 'GET' || request.method === 'HEAD')) {

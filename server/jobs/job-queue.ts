@@ -3,6 +3,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/http-error.ts';
+import { currentRequestId } from '../observability/request-id.ts';
+import { jobDuration } from '../observability/metrics.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { isFinished, type EnqueueJob, type JobContext, type JobError, type JobProgress, type JobRecord, type JobState } from './job-record.ts';
 import type { JobSettings } from './job-settings.ts';
@@ -123,7 +125,7 @@ export class JobQueue {
       singletonKey: input.singletonKey ?? null,
       subject: input.subject ?? null,
       payload: input.payload,
-      context: contextOf(input.context),
+      context: contextOf(input.context, input.requestId ?? currentRequestId()),
       progress: { done: 0, total: 0, phase: null },
       result: null,
       error: null,
@@ -196,6 +198,16 @@ export class JobQueue {
     const job = await this.waitFor(id);
     if (job.state === 'done') return job.result;
     throw httpErrorOf(job.error ?? (job.state === 'cancelled' ? CANCELLED_ERROR : LOST_ERROR));
+  }
+
+  /** Jobs running on this instance now. */
+  get runningCount(): number {
+    return this.#running.size;
+  }
+
+  /** 'running' between the server's start and its close: the readiness probe's job check. */
+  get workerState(): 'running' | 'stopped' {
+    return this.#started && !this.#stopping ? 'running' : 'stopped';
   }
 
   start(): void {
@@ -291,14 +303,16 @@ export class JobQueue {
       context: { ...job.context, roleId: job.context.roleId ?? null },
       attempt: job.attempts,
       signal: controller.signal,
-      log: this.log.child({ job: job.id, kind: job.kind }),
+      log: this.log.child({ job: job.id, kind: job.kind, ...(job.context.requestId ? { requestId: job.context.requestId } : {}) }),
       progress: (done, total, phase = null) => {
         if (controller.signal.aborted) throw new JobStopped(entry.reason ?? 'cancelled');
         pending = { done, total, phase };
         if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) write();
       },
     };
+    const started = performance.now();
     entry.settled = (async () => {
+      let outcome = 'done';
       try {
         const result = await kind.run(run);
         if (entry.reason) throw new JobStopped(entry.reason);
@@ -306,8 +320,10 @@ export class JobQueue {
         if (pending) await this.store.progress(job.id, this.worker, pending);
         await this.store.finish(job.id, this.worker, 'done', { result: result ?? null }, Date.now());
       } catch (error) {
+        outcome = entry.reason ?? 'failed';
         await this.#failed(job, kind, entry, error);
       } finally {
+        jobDuration.observe({ kind: job.kind, outcome }, (performance.now() - started) / 1000);
         this.#running.delete(job.id);
         this.#finished.emit(job.id);
         this.#pollSoon();
@@ -392,8 +408,14 @@ export class JobQueue {
   }
 }
 
-function contextOf(context: JobContext): JobContext {
-  return { userId: context.userId ?? null, tenantId: context.tenantId ?? null, permissions: [...context.permissions], roleId: context.roleId ?? null };
+function contextOf(context: JobContext, requestId: string | null = null): JobContext {
+  return {
+    userId: context.userId ?? null,
+    tenantId: context.tenantId ?? null,
+    permissions: [...context.permissions],
+    roleId: context.roleId ?? null,
+    ...(requestId ? { requestId } : {}),
+  };
 }
 
 /** Any thrown error as a stored job error: HttpError-like errors keep their status and body, the rest is a 500. */

@@ -16,7 +16,10 @@ export interface JobError {
 }
 
 /** The caller a job runs for: the permission checks of its work are the enqueuing request's. */
-export type JobContext = Pick<RequestContext, 'userId' | 'tenantId' | 'permissions' | 'roleId'>;
+export type JobContext = Pick<RequestContext, 'userId' | 'tenantId' | 'permissions' | 'roleId'> & {
+  /** The request that enqueued it (X-Request-Id), carried into the job's log lines. */
+  requestId?: string;
+};
 
 /** One row of the jobs table, decoded. Times are epoch milliseconds. */
 export interface JobRecord {
@@ -53,6 +56,8 @@ export interface EnqueueJob {
   subject?: JobSubject;
   /** A fixed id: enqueueing it again is a no-op (one scheduled run per time slot across instances). */
   id?: string;
+  /** Default: the id of the request being handled (observability/request-id.ts), if any. */
+  requestId?: string;
 }
 
 export function isFinished(state: JobState): boolean {

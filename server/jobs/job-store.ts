@@ -37,6 +37,8 @@ export interface JobStore {
   cancel(id: string, now: number): Promise<JobState | null>;
   /** Deletes finished jobs older than `before`; answers how many. */
   prune(before: number): Promise<number>;
+  /** Queued and running jobs of every instance, for the metrics (counts on the (state, run_after) index). */
+  depth(): Promise<{ queued: number; running: number }>;
 }
 
 /** What differs between the engines: only the claim (PostgreSQL skips rows other workers have locked). */
@@ -207,6 +209,12 @@ class SqlJobStore implements JobStore {
     await this.run(sql`UPDATE ${sql.table(TABLE)} SET state = 'cancelled', finished_at = ${now}, cancel_requested = 1 WHERE id = ${id} AND state = 'queued'`);
     await this.run(sql`UPDATE ${sql.table(TABLE)} SET cancel_requested = 1 WHERE id = ${id} AND state = 'running'`);
     return (await this.get(id))?.state ?? null;
+  }
+
+  async depth(): Promise<{ queued: number; running: number }> {
+    const rows = await this.all(sql`SELECT state, COUNT(*) AS n FROM ${sql.table(TABLE)} WHERE state IN (${active}) GROUP BY state`);
+    const count = (state: string) => Number(rows.find((row) => row.state === state)?.n ?? 0);
+    return { queued: count('queued'), running: count('running') };
   }
 
   async prune(before: number): Promise<number> {

@@ -62,6 +62,8 @@ export interface StartOptions extends Partial<Omit<CreateServerOptions, 'config'
   distDir?: string;
   /** SHUTDOWN_GRACE_MS of the server (default: the production one). */
   shutdownGraceMs?: number;
+  /** LOG_LEVEL of the server (default: silent); with `logger: true` and a `logStream` to read the lines. */
+  logLevel?: string;
 }
 
 export const TEST_ADMIN_PASSWORD = 'Admin-test-1234';
@@ -79,6 +81,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     distDir: options.distDir ?? path.join(dataDir, 'no-dist'),
     ...(options.maxUploadBytes !== undefined ? { maxUploadBytes: options.maxUploadBytes } : {}),
     ...(options.shutdownGraceMs !== undefined ? { shutdownGraceMs: options.shutdownGraceMs } : {}),
+    ...(options.logLevel !== undefined ? { logLevel: options.logLevel } : {}),
   };
   const jwtSecret = options.identity?.jwtSecret ?? randomBytes(32).toString('hex');
   const identity = {
@@ -90,7 +93,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     rateLimits: { login: 10_000, register: 10_000, recovery: 10_000 },
     ...options.identity,
   };
-  const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, shutdownGraceMs: _grace, ...rest } = options;
+  const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, shutdownGraceMs: _grace, logLevel: _level, ...rest } = options;
   // The server reads only the variables a test passes (`env`), never this process's environment.
   const forja = await createForjaServer({ logger: false, env: {}, ...rest, identity, config });
   const app = forja.app;
