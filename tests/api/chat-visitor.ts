@@ -1,4 +1,5 @@
 // Helpers of the tests/api/chat-*.test.ts files (not a test file itself).
+import { withoutRequestId } from './helpers/test-server.ts';
 
 export interface VisitorResponse<T = any> {
   status: number;
@@ -21,7 +22,7 @@ export function anonymous(baseUrl: string): Visitor {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();
-    const parsed = (response.headers.get('content-type') ?? '').includes('json') && text !== '' ? JSON.parse(text) : text;
+    const parsed = (response.headers.get('content-type') ?? '').includes('json') && text !== '' ? withoutRequestId(response, JSON.parse(text)) : text;
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   };
   return {

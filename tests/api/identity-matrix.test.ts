@@ -112,6 +112,7 @@ describe('hand-written routes', () => {
       .map((r) => `${r.method} ${r.url}`);
     const allowed = [
       /^GET \/api\/health$/,
+      /^GET \/api\/health\/ready$/,
       /^GET \/api\/settings\/public$/,
       /^POST \/api\/auth\/login$/,
       /^POST \/api\/users\/register$/,

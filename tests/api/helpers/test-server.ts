@@ -113,7 +113,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       const text = await response.text();
       bodies.push(text);
       let body: unknown = text;
-      if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = JSON.parse(text);
+      if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = withoutRequestId(response, JSON.parse(text));
       return { status: response.status, headers: response.headers, body: body as T, text };
     };
     const json = <T>(method: string, p: string, body?: unknown) =>
@@ -185,6 +185,21 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       if (problem) throw new Error(`[test-server] ${dataDir}: ${problem}. Every response must end, and free its connection, once the server closes (server/http/graceful-close.ts).`);
     },
   };
+}
+
+/**
+ * Every error body carries the response's X-Request-Id as `requestId` (server/observability/
+ * request-id.ts): checked here on every error any API test meets, then taken out so the tests'
+ * assertions on the error shape stay about the error (`text` keeps the body as sent).
+ */
+export function withoutRequestId(response: Response, body: unknown): unknown {
+  if (response.status < 400 || body === null || typeof body !== 'object' || Array.isArray(body) || !('message' in body)) return body;
+  const { requestId, ...rest } = body as Record<string, unknown>;
+  const header = response.headers.get('x-request-id');
+  if (typeof requestId !== 'string' || requestId !== header) {
+    throw new Error(`[test-server] ${response.status} error body without the response's request id (x-request-id ${header}, requestId ${JSON.stringify(requestId)}): ${JSON.stringify(body)}`);
+  }
+  return rest;
 }
 
 /** Query string from an object, skipping undefined. */
