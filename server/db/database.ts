@@ -91,7 +91,8 @@ export function openDatabase(options: DatabaseOptions): Database {
   return opener(location, options);
 }
 
-function parseDatabaseUrl(options: DatabaseOptions): { scheme: string; location: string } {
+/** The engine and where its data is: SQLite file path or the PostgreSQL URL (exported for the backup commands). */
+export function parseDatabaseUrl(options: Pick<DatabaseOptions, 'dataDir' | 'databaseUrl'>): { scheme: string; location: string } {
   const url = options.databaseUrl;
   if (!url) return { scheme: 'sqlite', location: path.join(options.dataDir, 'forja.db') };
   const match = /^([a-z][a-z0-9+.-]*):(?:\/\/)?(.*)$/i.exec(url);
