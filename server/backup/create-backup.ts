@@ -38,6 +38,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupSummar
   if (scheme !== 'sqlite' && scheme !== 'postgres') throw new Error(`DATABASE_URL scheme "${scheme}" cannot be backed up (known: sqlite, postgres)`);
   if (fs.existsSync(options.file)) throw new Error(`${options.file} exists already; choose a new file name (backups are never overwritten)`);
   if (!fs.existsSync(options.dataDir)) throw new Error(`DATA_DIR ${options.dataDir} does not exist: nothing to back up (is DATA_DIR right?)`);
+  fs.mkdirSync(path.dirname(path.resolve(options.file)), { recursive: true });
   const writer = new BackupWriter(options.file);
   const engine = scheme;
   const database: Record<string, number> = {};
