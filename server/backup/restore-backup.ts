@@ -23,8 +23,9 @@ export interface RestoreSummary {
 }
 
 /** A name as it may appear in the PostgreSQL statements of a restore. */
-const TABLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
-const COLUMN = /^([a-z_][a-z0-9_]{0,62}) ([a-z][a-z0-9 ,()[\]_"]{0,80})$/;
+const TABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+/** "<column> <type>" as format_type() writes it: character varying(255), timestamp with time zone, text[]. */
+const COLUMN = /^([A-Za-z_][A-Za-z0-9_]{0,62}) ([a-z][a-z0-9 ,()[\]_"]{0,80})$/;
 
 /**
  * `npm run restore -- <file> [--force]`: the backup's database and files into DATA_DIR and the
@@ -176,7 +177,7 @@ async function createSchema(url: string): Promise<void> {
       logger: false,
       env: {},
       config: { ...loadConfig({ DATA_DIR: scratch, LOG_LEVEL: 'silent' }), databaseUrl: url, port: 0, distDir: path.join(scratch, 'no-dist') },
-      identity: { adminUsername: 'admin', adminPassword: `Restore-${secret()}`, jwtSecret: secret(), apiKeySecret: secret() },
+      identity: { adminUsername: 'admin', adminPassword: `Restore-${secret().slice(0, 24)}`, jwtSecret: secret(), apiKeySecret: secret() },
     });
     try {
       // Made on first use by the server, so made here: the RAG index (its generated tsvector) and the recovery codes.

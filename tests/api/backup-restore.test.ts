@@ -153,7 +153,9 @@ describe('npm run backup / npm run restore', () => {
     expect(restored.status, restored.stderr).toBe(0);
     const source = await tablesOf({ dataDir: server.dataDir, databaseUrl: sourceUrl });
     const copy = await tablesOf(target);
-    expect(Object.keys(copy)).toEqual(Object.keys(source));
+    expect(Object.keys(copy)).toEqual(expect.arrayContaining(Object.keys(source)));
+    // PostgreSQL: the restore makes every table this version's server makes (some only on first use); those are empty.
+    for (const extra of Object.keys(copy).filter((table) => !(table in source))) expect(copy[extra], extra).toEqual([]);
     for (const table of Object.keys(source)) expect(copy[table], table).toEqual(source[table]);
     expect(Object.keys(source)).toEqual(expect.arrayContaining(['tenants', 'users', 'roles', 'forja_jobs']));
     const files = filesOf(server.dataDir);
