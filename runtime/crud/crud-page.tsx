@@ -20,7 +20,7 @@ import { crudDialogReducer, initialCrudDialogState, type CrudOperation, type Cru
 import { cancelCrudDialog, submitCrudDialog, successMessageKeys } from './crud-controller.ts';
 import { CrudDialog } from './crud-dialog.tsx';
 import { crudFormQuery } from './crud-form-query.ts';
-import { filtersFromSearch } from './location-filters.ts';
+import { filtersFromSearch, searchWithFilters } from './location-filters.ts';
 import { linkedRecordFromSearch, searchWithoutLinkedRecord } from './linked-record.ts';
 import { useReplaceSearch } from './replace-search.tsx';
 import { entityListParams, entityListQuery } from './entity-list-query.ts';
@@ -141,6 +141,11 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   // takes the link out of the address, so a reload does not open it again.
   const linkedDialogOpen = useRef(false);
   const replaceSearch = useReplaceSearch();
+  // The filter bar's state lives in the address too: a reload or a shared link shows the same list.
+  useEffect(() => {
+    const search = searchWithFilters(model, window.location.search, table.filterValues);
+    if (search !== window.location.search) replaceSearch(search);
+  }, [model, table.filterValues, replaceSearch]);
   useEffect(() => {
     if (dialog.operation || !linkedDialogOpen.current) return;
     linkedDialogOpen.current = false;

@@ -115,7 +115,7 @@ describe('README recipes, run in a scratch copy', () => {
     expect(scaffold.stdout).toContain('wrote manifests/faq.json');
     // Refusals: the same name again, a name that is not one, a name differing only in case.
     for (const [name, message] of [['faq', 'manifests/faq.json already exists'], ['Faq-item', 'is not an entity name'], ['fAq', 'already exists'], ['bot', 'already exists']] as const) {
-      const refused = copy.run('npm', ['run', 'new-entity', '--', name]);
+      const refused = copy.run(path.join(copy.root, 'node_modules/.bin/tsx'), ['scripts/new-entity.ts', name]);
       expect(refused.status, name).toBe(1);
       expect(refused.stderr, name).toContain(message);
     }

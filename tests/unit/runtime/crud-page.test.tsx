@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
 import type { ClientEntityModel } from '../../../runtime/model/client-entity-model.ts';
@@ -73,6 +73,24 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     expect(screen.queryAllByRole('button', { name: 'Editar' })).toHaveLength(0);
     expect(screen.queryAllByRole('button', { name: 'Eliminar' })).toHaveLength(0);
   });
+
+  it('the filter bar filters the list and keeps its state in the address; a reload restores it', async () => {
+    window.history.replaceState(null, '', '/crud/bottracestatus?keep=1');
+    const user = userEvent.setup();
+    const provider = setup();
+    await screen.findByText('Row 1.0');
+    await user.type(screen.getByRole('textbox', { name: 'Nombre' }), 'Abierto');
+    await waitFor(() => expect(lastQuery(provider).filters).toEqual([{ field: 'name', operator: 'eq', value: 'Abierto' }, { field: 'description', operator: 'like', value: undefined }]));
+    await waitFor(() => expect(window.location.search).toBe('?keep=1&filter.name=Abierto'));
+    // A reload (a fresh page on the same address) starts with the same filter.
+    cleanup();
+    const reloaded = setup();
+    await waitFor(() => expect(lastQuery(reloaded)).toMatchObject({ filters: [{ field: 'name', operator: 'eq', value: 'Abierto' }, { field: 'description', operator: 'like', value: undefined }] }));
+    expect(screen.getByRole('textbox', { name: 'Nombre' })).toHaveValue('Abierto');
+    await user.clear(screen.getByRole('textbox', { name: 'Nombre' }));
+    await waitFor(() => expect(window.location.search).toBe('?keep=1'));
+    window.history.replaceState(null, '', '/');
+  }, 30_000);
 
   it('shows no list without the view permission', () => {
     const provider = setup((permission) => permission !== 'bottracestatus:view' && permission !== 'bottracestatus:manage');
