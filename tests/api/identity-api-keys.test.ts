@@ -74,7 +74,7 @@ describe('API keys', () => {
     expect((await inject(key.secret, '::ffff:10.1.2.3')).statusCode).toBe(200);
     const refused = await inject(key.secret, '10.1.2.4');
     expect(refused.statusCode).toBe(401);
-    expect(refused.json()).toEqual({ message: 'IP not allowed', i18nMessage: 'error.ipNotAllowed' });
+    expect(refused.json()).toEqual({ message: 'IP not allowed', i18nMessage: 'error.ipNotAllowed', requestId: refused.headers['x-request-id'] });
     // An IPv4 list alone refuses IPv6 callers.
     expect((await inject(key.secret, '2001:db8::1')).statusCode).toBe(401);
   });
@@ -82,7 +82,8 @@ describe('API keys', () => {
   it('enforces the IPv6 list', async () => {
     const key = await newKey({ name: 'v6', ipv6: ['2001:db8:1::5'] });
     expect((await inject(key.secret, '2001:0db8:0001:0000::5')).statusCode).toBe(200); // any spelling of it
-    expect((await inject(key.secret, '2001:dead::1')).json()).toEqual({ message: 'IP not allowed', i18nMessage: 'error.ipNotAllowed' });
+    const refused = await inject(key.secret, '2001:dead::1');
+    expect(refused.json()).toEqual({ message: 'IP not allowed', i18nMessage: 'error.ipNotAllowed', requestId: refused.headers['x-request-id'] });
     expect((await inject(key.secret, '10.0.0.1')).statusCode).toBe(401);
   });
 
