@@ -42,7 +42,7 @@ import { tooManyRequests } from './too-many-requests.ts';
 import { registerConsole } from './serve-console.ts';
 import { serverFeatures } from './server-features.ts';
 import { instrumentDatabase } from '../observability/instrument-database.ts';
-import { watchJobs } from '../observability/metrics.ts';
+import { watchJobs, watchPool } from '../observability/metrics.ts';
 import { loadMetricsConfig } from '../observability/metrics-config.ts';
 import { registerMetricsRoute } from '../observability/metrics-route.ts';
 import { registerReadinessRoute } from '../observability/readiness-route.ts';
@@ -185,8 +185,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   registerReadinessRoute(app, { database, redis, dataDir: config.dataDir, jobs });
   registerMetricsRoute(app, metricsConfig);
   if (metricsConfig.enabled) {
-    const unwatch = watchJobs({ running: () => jobs.runningCount, depth: () => jobs.store.depth() });
-    app.addHook('onClose', async () => void unwatch());
+    const unwatch = [watchJobs({ running: () => jobs.runningCount, depth: () => jobs.store.depth() })];
+    const pool = postgresPoolOf(database);
+    if (pool) unwatch.push(watchPool(pool));
+    app.addHook('onClose', async () => unwatch.forEach((stop) => stop()));
   }
   const files = createFileServices({ app, config, database, service, jobs, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
   registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });

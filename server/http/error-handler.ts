@@ -18,7 +18,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const code = (error as FastifyError).code;
-      request.log.info({ code, message: error.message }, 'client error');
+      // Debug only: the request's own line (observability/request-log-controller.ts) has its status already.
+      request.log.debug({ code, message: error.message }, 'client error');
       if ((error as FastifyError).validation) {
         // Fastify route-schema validation (query strings): name the parameter at fault.
         const inputErrors = (error as FastifyError).validation!.map((v) => ({

@@ -122,6 +122,41 @@ new Gauge({
   },
 });
 
+/** A PostgreSQL pool's counts (pg.Pool's totalCount, idleCount, waitingCount). */
+export interface PoolGaugeSource {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+const pools = new Set<PoolGaugeSource>();
+
+/** Adds a PostgreSQL pool to forja_db_pool_connections until the returned function is called. */
+export function watchPool(pool: PoolGaugeSource): () => void {
+  pools.add(pool);
+  return () => pools.delete(pool);
+}
+
+new Gauge({
+  name: 'forja_db_pool_connections',
+  help: "PostgreSQL connections of this instance's pool: open (total), idle, and requests waiting for one",
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    let total = 0;
+    let idle = 0;
+    let waiting = 0;
+    for (const pool of pools) {
+      total += pool.totalCount;
+      idle += pool.idleCount;
+      waiting += pool.waitingCount;
+    }
+    this.set({ state: 'total' }, total);
+    this.set({ state: 'idle' }, idle);
+    this.set({ state: 'waiting' }, waiting);
+  },
+});
+
 let defaultsCollected = false;
 
 /** Process metrics (CPU, memory, GC, event-loop lag as nodejs_eventloop_lag_*), started once a server enables metrics. */
