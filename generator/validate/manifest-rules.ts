@@ -583,6 +583,21 @@ const flagsConsistent: ManifestRule = ({ manifests }) =>
     if (manifest.flags?.importable === false && manifest.import) {
       issues.push(issue(file, ['import'], { message: 'import settings are given but flags.importable is false', fix: 'remove "import" or set flags.importable to true' }));
     }
+    // A list that names a field its own opt-out leaves out says two things at once.
+    manifest.fields.forEach((field) => {
+      const at = (list: string[] | undefined) => list?.indexOf(field.name) ?? -1;
+      const conflicts: [boolean, PathSegments, string, string][] = [
+        [Boolean(field.column?.hidden) && at(manifest.table?.columns) >= 0, ['table', 'columns', at(manifest.table?.columns)], 'column.hidden', 'the table'],
+        [field.exportable === false && at(manifest.export?.headers) >= 0, ['export', 'headers', at(manifest.export?.headers)], '"exportable": false', 'the export'],
+      ];
+      for (const [conflict, segments, optOut, where] of conflicts) {
+        // A secret field listed gets its own message (listedFieldsExist).
+        if (conflict && !field.secret) issues.push(issue(file, segments, { message: `"${field.name}" is listed, but its field says ${optOut}`, fix: `remove it from the list, or the opt-out, to ${where === 'the table' ? 'show' : 'export'} it in ${where}` }));
+      }
+      if (field.filter && field.filterable === false) {
+        issues.push(issue(file, ['fields', manifest.fields.indexOf(field), 'filter'], { message: 'filter settings are given but the field says "filterable": false', fix: 'remove "filter", or "filterable": false' }));
+      }
+    });
     if (manifest.menu && !manifest.route) {
       issues.push(issue(file, ['menu'], { message: 'a menu entry needs a route to open', fix: 'add "route": { "path": "/crud/..." } or remove "menu"' }));
     }

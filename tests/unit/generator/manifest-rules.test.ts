@@ -315,6 +315,21 @@ describe('cross-manifest rules', () => {
     }
   });
 
+  test('a list naming a field that opts out of it, and opt-outs that contradict, are refused', () => {
+    expect(messagesAfter('contact', (m) => { m.fields[0].column = { hidden: true }; })).toEqual([
+      `manifests/contact.json: table.columns[0]: "name" is listed, but its field says column.hidden
+  fix:      remove it from the list, or the opt-out, to show it in the table`,
+    ]);
+    expect(messagesAfter('contact', (m) => { m.fields[1].exportable = false; })).toEqual([
+      `manifests/contact.json: export.headers[1]: "email" is listed, but its field says "exportable": false
+  fix:      remove it from the list, or the opt-out, to export it in the export`,
+    ]);
+    expect(messagesAfter('contact', (m) => { m.fields[0].filter = { operator: 'eq' }; })).toEqual([
+      `manifests/contact.json: fields[name].filter: filter settings are given but the field says "filterable": false
+  fix:      remove "filter", or "filterable": false`,
+    ]);
+  });
+
   test('a secret field can be neither a column nor exported', () => {
     const messages = messagesAfter('user', (m) => { m.table.columns.push('password'); });
     expect(messages).toEqual([
