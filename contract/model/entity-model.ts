@@ -134,6 +134,11 @@ export interface ColumnModel {
   type: ColumnType;
   nullable: boolean;
   primaryKey: boolean;
+  /**
+   * The column's previous name (the field's `renamedFrom`): the migration moves that column and its
+   * data here. Absent rather than null, so the storage of models without renames stays as it was.
+   */
+  renamedFrom?: string;
 }
 
 export interface IndexModel {

@@ -256,7 +256,8 @@ function buildStorage(m: Manifest, fields: FieldModel[], scope: EntityModel['sco
   const columns: ColumnModel[] = [{ name: '_id', type: 'text', nullable: false, primaryKey: true }];
   for (const field of fields) {
     const type: ColumnType = field.json ? 'json' : field.type === 'number' && field.validation.integer ? 'integer' : SCALAR_COLUMN[field.type];
-    columns.push({ name: field.name, type, nullable: true, primaryKey: false });
+    const renamedFrom = m.fields.find((f) => f.name === field.name)?.renamedFrom;
+    columns.push({ name: field.name, type, nullable: true, primaryKey: false, ...(renamedFrom ? { renamedFrom } : {}) });
   }
   const declaredTenant = fields.some((field) => field.name === 'tenant');
   const tenantColumn = scope.tenant ? 'tenant' : null;

@@ -38,6 +38,7 @@ export interface ManifestField {
   column?: { width?: number; hidden?: boolean; formatter?: ColumnFormatter; decimals?: number };
   form?: { hidden?: boolean; rows?: number; placeholder?: string; accept?: string; minDate?: string; maxDate?: string };
   storage?: 'json';
+  renamedFrom?: string;
 }
 
 export interface ManifestSection { name: string; label: string; permission?: string; visibleWhen?: ManifestCondition }

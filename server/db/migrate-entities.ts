@@ -1,29 +1,38 @@
 import { sql, type Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { EntityModel } from '../../contract/model/entity-model.ts';
+import type { ColumnType, EntityModel } from '../../contract/model/entity-model.ts';
 import type { Database } from './database.ts';
+import { MigrationRefusedError, formatPlan, planOn, type MigrationPlan, type MigrationStep } from './plan-migrations.ts';
+import { createMigrationsTable, recordMigration } from './schema-snapshot.ts';
+import type { SqlDialect } from './sql-dialect.ts';
 import { CHANGE_CHANNEL } from './postgres-change-feed.ts';
 
 /**
- * Brings the tables in line with the models, additively: missing tables and columns are
- * created, indexes are created if absent. Nothing is ever dropped or altered: a column the
- * model no longer has is kept (its data may still matter) and only logged.
+ * Brings the tables in line with the models by the plan planMigrations prints: tables and columns
+ * added (new fields with a default backfilled into existing rows), renamed columns moved with
+ * their data, type changes converted when every stored value converts, indexes created. All of it
+ * in one transaction, recorded in forja_migrations; a change the plan refuses (a lossy type
+ * change, say) throws MigrationRefusedError and nothing is changed. A column the model no longer
+ * has is kept (its data may still matter) until `npm run db:prune` drops it.
  */
 export async function migrateEntities(
   database: Database,
   models: readonly EntityModel[],
   log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
 ): Promise<void> {
-  if (database.dialect.name !== 'postgres') {
-    await migrate(database.kysely, database, models, log);
-    return;
-  }
-  // Several instances may start together: one migrates at a time (a transaction-scoped advisory
-  // lock on one connection), the others then find the tables and columns already there.
+  // Several instances may start together: one migrates at a time (PostgreSQL: a transaction-scoped
+  // advisory lock on one connection), the others then plan again and find nothing left to do.
   const stale = await database.kysely.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(hashtext('forja:migrate-entities'))`.execute(trx);
-    const found = await migrate(trx, database, models, log);
-    await notifyChanges(trx, models);
+    if (database.dialect.name === 'postgres') await sql`SELECT pg_advisory_xact_lock(hashtext('forja:migrate-entities'))`.execute(trx);
+    const plan = await planOn(trx, database.dialect, models);
+    if (plan.refusals.length > 0) throw new MigrationRefusedError(plan.refusals);
+    const text = formatPlan(plan);
+    if (plan.steps.length > 0) log.info(`schema plan:\n${text}`);
+    for (const { table, column } of plan.kept) {
+      log.warn({ table, column }, 'column exists in the database but not in the model; kept, not dropped (npm run db:prune drops it)');
+    }
+    const found = await applyPlan(trx, database, models, plan);
+    if (database.dialect.name === 'postgres') await notifyChanges(trx, models);
     return found;
   });
   for (const index of stale) await rebuildConcurrently(database.kysely, index, log);
@@ -83,65 +92,107 @@ async function postgresIndexDefinitions(kysely: Kysely<any>, table: string): Pro
   return new Map(rows.map((r) => [r.name, r.definition]));
 }
 
-async function migrate(
-  kysely: Kysely<any>,
-  database: Database,
-  models: readonly EntityModel[],
-  log: Pick<FastifyBaseLogger, 'info' | 'warn'>,
-): Promise<StaleIndex[]> {
+/** Runs the plan's steps on `kysely` (the migration's transaction) and records them; returns PostgreSQL indexes to rebuild. */
+async function applyPlan(kysely: Kysely<any>, database: Database, models: readonly EntityModel[], plan: MigrationPlan): Promise<StaleIndex[]> {
   const { dialect } = database;
-  const stale: StaleIndex[] = [];
-  const existing = new Map(
-    (await kysely.introspection.getTables()).map((table) => [table.name, new Set(table.columns.map((c) => c.name))]),
-  );
-
-  for (const model of models) {
-    const { table, columns, indexes } = model.storage;
-    const present = existing.get(table);
-    if (!present) {
-      let create = kysely.schema.createTable(table).ifNotExists();
-      for (const column of columns) {
-        create = create.addColumn(column.name, sql.raw(dialect.columnType(column.type)), (c) => {
-          let def = c;
-          if (column.primaryKey) def = def.primaryKey();
-          if (!column.nullable) def = def.notNull();
-          return def;
-        });
+  const byTable = new Map(models.map((model) => [model.storage.table, model]));
+  for (const step of plan.steps) {
+    switch (step.kind) {
+      case 'createTable': {
+        let create = kysely.schema.createTable(step.table).ifNotExists();
+        for (const column of byTable.get(step.table)!.storage.columns) {
+          create = create.addColumn(column.name, sql.raw(dialect.columnType(column.type)), (c) => {
+            let def = c;
+            if (column.primaryKey) def = def.primaryKey();
+            if (!column.nullable) def = def.notNull();
+            return def;
+          });
+        }
+        await create.execute();
+        break;
       }
-      await create.execute();
-      log.info({ table }, 'created table');
-    } else {
-      for (const column of columns) {
-        if (present.has(column.name)) continue;
+      case 'rename':
+        await sql`ALTER TABLE ${sql.table(step.table)} RENAME COLUMN ${sql.ref(step.from)} TO ${sql.ref(step.to)}`.execute(kysely);
+        break;
+      case 'convert':
+        await convertColumn(kysely, dialect, step);
+        break;
+      case 'addColumn':
         // Added columns are nullable whatever the model says: existing rows have no value and
         // SQLite cannot add a NOT NULL column without a default.
-        await kysely.schema.alterTable(table).addColumn(column.name, sql.raw(dialect.columnType(column.type))).execute();
-        log.info({ table, column: column.name }, 'added column');
-      }
-      const declared = new Set(columns.map((c) => c.name));
-      for (const name of present) {
-        if (!declared.has(name)) {
-          log.warn({ table, column: name }, 'column exists in the database but not in the model; kept, not dropped');
-        }
-      }
+        await kysely.schema.alterTable(step.table).addColumn(step.column, sql.raw(dialect.columnType(step.columnType as ColumnType))).execute();
+        break;
+      case 'backfill':
+        await kysely.updateTable(step.table).set({ [step.column]: dialect.encode(columnTypeOf(byTable, step.table, step.column), step.value) })
+          .where(step.column, 'is', null).execute();
+        break;
+      case 'createIndex':
+        break; // every index is ensured below (a converted column's indexes are re-created too)
     }
-    const definitions = dialect.explicitNullOrder ? await postgresIndexDefinitions(kysely, table) : new Map<string, string>();
-    for (const index of indexes) {
-      const create = kysely.schema.createIndex(index.name).ifNotExists().on(table);
-      if (!dialect.explicitNullOrder) {
-        await create.columns(index.columns).execute();
-        continue;
-      }
-      // Lists sort NULL lowest (ASC NULLS FIRST, DESC NULLS LAST, as SQLite does). A PostgreSQL
-      // index in its default order (NULLS LAST) can serve neither direction with that, and a page
-      // of a million rows becomes a full sort; NULLS FIRST serves ASC forwards and DESC backwards.
-      const definition = definitions.get(index.name);
-      if (definition !== undefined && !/NULLS FIRST/i.test(definition)) {
-        stale.push({ table, name: index.name, columns: index.columns });
-        continue;
-      }
-      await create.expression(nullsFirst(index.columns)).execute();
-    }
+  }
+  const stale: StaleIndex[] = [];
+  for (const model of models) stale.push(...(await ensureIndexes(kysely, dialect, model)));
+  if (plan.steps.length > 0 || JSON.stringify(plan.snapshot) !== JSON.stringify(plan.previous?.snapshot ?? null)) {
+    await createMigrationsTable(kysely, dialect);
+    await recordMigration(kysely, (plan.previous?.seq ?? 0) + 1, formatPlan({ ...plan, kept: [] }).split('\n').filter(Boolean).map((l) => l.trim()), plan.snapshot);
   }
   return stale;
 }
+
+function columnTypeOf(byTable: Map<string, EntityModel>, table: string, column: string): ColumnType {
+  return byTable.get(table)!.storage.columns.find((c) => c.name === column)!.type;
+}
+
+/**
+ * A column whose values change type: converted values go into a new column of the new type, which
+ * then replaces the old one (SQLite cannot alter a column's type; its affinity would turn numbers
+ * back into text). When the column type stays, only the values that change are rewritten.
+ */
+async function convertColumn(kysely: Kysely<any>, dialect: SqlDialect, step: Extract<MigrationStep, { kind: 'convert' }>): Promise<void> {
+  const { table, column, from, to, updates } = step;
+  if (from.column === to.column) {
+    for (const [id, value] of updates) {
+      await kysely.updateTable(table).set({ [column]: dialect.encode(to.column, value) }).where('_id', '=', id).execute();
+    }
+    return;
+  }
+  const temporary = `${column}__forja_new`;
+  await kysely.schema.alterTable(table).addColumn(temporary, sql.raw(dialect.columnType(to.column))).execute();
+  for (const [id, value] of updates) {
+    await kysely.updateTable(table).set({ [temporary]: dialect.encode(to.column, value) }).where('_id', '=', id).execute();
+  }
+  if (!dialect.explicitNullOrder) {
+    // SQLite refuses to drop an indexed column; PostgreSQL drops its indexes with it. Either way
+    // ensureIndexes re-creates the model's indexes on the new column.
+    const { rows } = await sql<{ name: string }>`SELECT DISTINCT l.name AS name FROM pragma_index_list(${table}) AS l, pragma_index_info(l.name) AS i
+      WHERE i.name = ${column} AND l.origin = 'c'`.execute(kysely);
+    for (const { name } of rows) await kysely.schema.dropIndex(name).execute();
+  }
+  await kysely.schema.alterTable(table).dropColumn(column).execute();
+  await sql`ALTER TABLE ${sql.table(table)} RENAME COLUMN ${sql.ref(temporary)} TO ${sql.ref(column)}`.execute(kysely);
+}
+
+async function ensureIndexes(kysely: Kysely<any>, dialect: SqlDialect, model: EntityModel): Promise<StaleIndex[]> {
+  const { table, indexes } = model.storage;
+  const stale: StaleIndex[] = [];
+  const definitions = dialect.explicitNullOrder ? await postgresIndexDefinitions(kysely, table) : new Map<string, string>();
+  for (const index of indexes) {
+    const create = kysely.schema.createIndex(index.name).ifNotExists().on(table);
+    if (!dialect.explicitNullOrder) {
+      await create.columns(index.columns).execute();
+      continue;
+    }
+    // Lists sort NULL lowest (ASC NULLS FIRST, DESC NULLS LAST, as SQLite does). A PostgreSQL
+    // index in its default order (NULLS LAST) can serve neither direction with that, and a page
+    // of a million rows becomes a full sort; NULLS FIRST serves ASC forwards and DESC backwards.
+    const definition = definitions.get(index.name);
+    if (definition !== undefined && !/NULLS FIRST/i.test(definition)) {
+      stale.push({ table, name: index.name, columns: index.columns });
+      continue;
+    }
+    await create.expression(nullsFirst(index.columns)).execute();
+  }
+  return stale;
+}
+
+export { MigrationRefusedError, planMigrations, formatPlan } from './plan-migrations.ts';

@@ -1,0 +1,45 @@
+import type { FieldType } from '../model/entity-model.ts';
+import type { FieldTypeDefinition } from './field-type-definition.ts';
+import { stringType } from './string.ts';
+import { longStringType } from './longString.ts';
+import { passwordType } from './password.ts';
+import { enumType } from './enum.ts';
+import { numberType } from './number.ts';
+import { fileType } from './file.ts';
+import { fullFileType } from './fullFile.ts';
+import { booleanType } from './boolean.ts';
+import { dateType } from './date.ts';
+import { refType } from './ref.ts';
+import { objectType } from './object.ts';
+import { arrayStringType } from './array.string.ts';
+import { arrayEnumType } from './array.enum.ts';
+import { arrayNumberType } from './array.number.ts';
+import { arrayRefType } from './array.ref.ts';
+import { arrayObjectType } from './array.object.ts';
+
+/** Every field type by name (FIELD_TYPES in contract/model/entity-model.ts lists the same names). */
+export const FIELD_TYPE_REGISTRY: Readonly<Record<FieldType, FieldTypeDefinition>> = {
+  string: stringType,
+  longString: longStringType,
+  password: passwordType,
+  enum: enumType,
+  number: numberType,
+  file: fileType,
+  fullFile: fullFileType,
+  boolean: booleanType,
+  date: dateType,
+  ref: refType,
+  object: objectType,
+  'array.string': arrayStringType,
+  'array.enum': arrayEnumType,
+  'array.number': arrayNumberType,
+  'array.ref': arrayRefType,
+  'array.object': arrayObjectType,
+};
+
+/** The definition of `type`; throws naming the known types when there is none. */
+export function fieldType(type: string): FieldTypeDefinition {
+  const definition = (FIELD_TYPE_REGISTRY as Record<string, FieldTypeDefinition | undefined>)[type];
+  if (!definition) throw new Error(`Unknown field type "${type}" (known: ${Object.keys(FIELD_TYPE_REGISTRY).join(', ')}); add contract/field-types/${type}.ts and list it in contract/field-types/field-types.ts`);
+  return definition;
+}

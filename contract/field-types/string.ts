@@ -1,0 +1,8 @@
+import type { FieldTypeDefinition } from './field-type-definition.ts';
+import { toText } from './convert-value.ts';
+
+export const stringType: FieldTypeDefinition = {
+  name: 'string',
+  column: 'text',
+  convertsFrom: { longString: toText, enum: toText, number: toText, boolean: toText, date: toText, file: toText, ref: toText },
+};
