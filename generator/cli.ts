@@ -7,26 +7,29 @@ import { emitSettingValidators } from './emit/contract/emit-setting-validators.t
 import { diffArtefacts, writeArtefacts } from './write-artefacts.ts';
 import { ManifestValidationError, formatIssue } from './validate/manifest-issue.ts';
 import { addLocaleKeysCommand } from './validate/manifest-rules.ts';
+import { printMigrationPlan } from './print-migration-plan.ts';
 
-const USAGE = `Usage: npm run generate -- [--check] [--watch] [--quiet] [--root DIR]
+const USAGE = `Usage: npm run generate -- [--check] [--watch] [--plan] [--quiet] [--root DIR]
 
 Reads manifests/*.json, validates them, and writes src/generated/ and server/generated/.
   --check   write nothing; exit 1 and name the stale files if the artefacts differ
   --watch   regenerate whenever a manifest or locale file changes
+  --plan    write nothing; print what the next start will change in the database (exit 1 if it refuses)
   --quiet   print only the summary line and errors
   --root    project root (default: the folder holding generator/)`;
 
-interface Options { check: boolean; watch: boolean; quiet: boolean; root: string }
+interface Options { check: boolean; watch: boolean; plan: boolean; quiet: boolean; root: string }
 
 function parseArgs(argv: string[]): Options {
   const options: Options = {
-    check: false, watch: false, quiet: false,
+    check: false, watch: false, plan: false, quiet: false,
     root: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--check') options.check = true;
     else if (arg === '--watch') options.watch = true;
+    else if (arg === '--plan') options.plan = true;
     else if (arg === '--quiet') options.quiet = true;
     else if (arg === '--root') options.root = path.resolve(argv[++i] ?? '.');
     else if (arg === '--help' || arg === '-h') { console.log(USAGE); process.exit(0); }
@@ -102,6 +105,7 @@ async function watch(options: Options): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const options = parseArgs(process.argv.slice(2));
+  if (options.plan) process.exit(await printMigrationPlan(options.root));
   if (options.watch) await watch(options);
   else process.exit(runOnce(options));
 }

@@ -8,7 +8,7 @@ import { MIGRATIONS_TABLE, readLastMigration, snapshotOf, type ColumnSnapshot, t
 
 /** One change the plan makes to the database, in the order applyPlan runs them. */
 export type MigrationStep =
-  | { kind: 'createTable'; entity: string; table: string }
+  | { kind: 'createTable'; entity: string; table: string; columns: number; indexes: number }
   | { kind: 'rename'; entity: string; table: string; from: string; to: string }
   | {
     kind: 'convert'; entity: string; table: string; column: string; from: ColumnSnapshot; to: ColumnSnapshot;
@@ -67,8 +67,7 @@ export async function planOn(kysely: Kysely<any>, dialect: SqlDialect, models: r
     const present = tables.get(table);
     const declared = snapshotOf(model);
     if (!present) {
-      plan.steps.push({ kind: 'createTable', entity: model.name, table });
-      for (const index of model.storage.indexes) later.push({ kind: 'createIndex', entity: model.name, table, index });
+      plan.steps.push({ kind: 'createTable', entity: model.name, table, columns: model.storage.columns.length, indexes: model.storage.indexes.length });
       plan.snapshot[table] = declared;
       continue;
     }
@@ -207,7 +206,7 @@ export function formatPlan(plan: MigrationPlan): string {
 
 function describeStep(step: MigrationStep): string {
   switch (step.kind) {
-    case 'createTable': return `  create table ${step.table} (entity ${step.entity})`;
+    case 'createTable': return `  create table ${step.table} (entity ${step.entity}: ${step.columns} columns, ${step.indexes} indexes)`;
     case 'rename': return `  rename       ${step.table}.${step.from} -> ${step.to} (data moved)`;
     case 'convert': return `  convert      ${step.table}.${step.column} ${describeChange(step.from, step.to)}: ${step.rows} value(s), all convertible`;
     case 'addColumn': return `  add column   ${step.table}.${step.column} (${step.columnType})`;
