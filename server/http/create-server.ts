@@ -132,10 +132,16 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
   const service = new EntityService(database, runtimes);
   // Instances starting together on one PostgreSQL database migrate and seed one at a time.
-  await database.exclusive('forja:startup', async () => {
-    await migrateEntities(database, models, app.log);
-    await seedDatabase({ database, service, entities, identity: identityConfig, dataDir: config.dataDir, port: config.port });
-  });
+  try {
+    await database.exclusive('forja:startup', async () => {
+      await migrateEntities(database, models, app.log);
+      await seedDatabase({ database, service, entities, identity: identityConfig, dataDir: config.dataDir, port: config.port });
+    });
+  } catch (error) {
+    // A refused migration (or any failed start) must not leave the database's connections open.
+    await database.close();
+    throw error;
+  }
   const identity = createIdentity({ dataDir: config.dataDir, database, config: identityConfig });
   const settings = settingsStoreFor(database).writeThrough(service);
   // The Settings rows win over these defaults on every read (resolve-runtime-config.ts). GOOGLE_CLIENT_ID
