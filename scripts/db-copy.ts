@@ -18,6 +18,7 @@ import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type Database, type Row } from '../server/db/database.ts';
 import { migrateEntities } from '../server/db/migrate-entities.ts';
+import { MIGRATIONS_TABLE } from '../server/db/schema-snapshot.ts';
 import { postgresPoolOf } from '../server/db/postgres-database.ts';
 import { entities } from '../server/generated/entities.ts';
 import { RecoveryCodes } from '../server/identity/recovery-codes.ts';
@@ -47,6 +48,9 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: Copy
   const source = openDatabase({ dataDir: process.cwd(), databaseUrl: fromUrl });
   const target = openDatabase({ dataDir: process.cwd(), databaseUrl: toUrl });
   try {
+    // The migration history recorded by migrateEntities below is replaced by the source's (the
+    // fields as applied there), unless the target had one of its own already.
+    const targetHadHistory = (await listTables(target)).includes(MIGRATIONS_TABLE);
     // Target schema: the models' tables, identity's, and (PostgreSQL) the RAG index's.
     await migrateEntities(target, Object.values(entities), quiet);
     await new RecoveryCodes(target).migrate();
@@ -67,6 +71,7 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: Copy
       const targetByName = new Map(targetColumns.filter((c) => !c.generated).map((c) => [c.name, c]));
       const columns = sourceColumns.map((c) => c.name).filter((name) => targetByName.has(name));
       const total = await countRows(source, table);
+      if (table === MIGRATIONS_TABLE && !targetHadHistory) await target.kysely.deleteFrom(table).execute();
       if ((await countRows(target, table)) > 0) throw new Error(`target table ${table} is not empty; copy into an empty database`);
       // PostgreSQL takes at most 65535 parameters per statement.
       const batchSize = Math.max(1, Math.min(options.batchSize ?? 500, Math.floor(60_000 / Math.max(1, columns.length))));
