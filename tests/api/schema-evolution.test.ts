@@ -91,7 +91,7 @@ async function columnsOf(database: Database, table: string): Promise<Record<stri
 const migrations = (database: Database) =>
   database.kysely.selectFrom(MIGRATIONS_TABLE).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
 
-const priority: ManifestField = { name: 'priority', type: 'enum', label: 'field.contact.priority', values: ['low', 'normal', 'high'], default: 'normal' };
+const priority: ManifestField = { name: 'priority', type: 'enum', label: 'field.contact.priority', values: ['low', 'normal', 'high'], default: 'normal', filterable: true };
 const website: ManifestField = { name: 'website', type: 'string', label: 'field.contact.website', searchable: true };
 const homepage: ManifestField = { name: 'homepage', type: 'string', label: 'field.contact.homepage', searchable: true, renamedFrom: 'website' };
 const scoreText: ManifestField = { name: 'score', type: 'string', label: 'field.contact.score' };
@@ -111,6 +111,7 @@ describe.sequential('changing fields of an entity with data in it', { timeout: 1
     expect(plan.stdout).toContain('add column   contacts.priority (text)');
     expect(plan.stdout).toContain('backfill     contacts.priority = "normal" in 3 existing row(s)');
     expect(plan.stdout).toContain('add column   contacts.website (text)');
+    expect(plan.stdout).toContain('add index    idx_contacts_priority_createdAt on contacts (priority, createdAt)');
     expect(plan.stdout).not.toContain('backfill     contacts.website');
     // Planning changed nothing.
     expect(await withOtherConnection(dataDir, (db) => columnsOf(db, 'contacts'))).not.toHaveProperty('priority');
