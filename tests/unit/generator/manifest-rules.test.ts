@@ -38,7 +38,7 @@ describe('meta-schema', () => {
   test('an unknown property', () => {
     expect(messagesAfter('bot', (m) => { m.fields[0].colour = 'red'; })).toEqual([
       `manifests/bot.json: fields[name].colour: unknown property "colour"
-  expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, valueLabels, ref, objectFields, validation, searchable, sortable, filterable, filter, exportable, importable, indexed, column, form, storage
+  expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, valueLabels, ref, objectFields, validation, searchable, sortable, filterable, filter, exportable, importable, indexed, column, form, storage, renamedFrom
   fix:      remove "colour" or correct its spelling`,
     ]);
     expect(messagesAfter('bot', (m) => { m.fields[0].serchable = true; })).toEqual([
