@@ -43,7 +43,7 @@ describe('meta-schema', () => {
     ]);
     expect(messagesAfter('bot', (m) => { m.fields[0].serchable = true; })).toEqual([
       `manifests/bot.json: fields[name].serchable: unknown property "serchable"
-  expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, valueLabels, ref, objectFields, validation, searchable, sortable, filterable, filter, exportable, importable, indexed, column, form, storage
+  expected: one of: name, type, label, hint, persistentHint, default, readonly, secret, permission, tab, menu, visibleWhen, values, enum, valueLabels, ref, objectFields, validation, searchable, sortable, filterable, filter, exportable, importable, indexed, column, form, storage, renamedFrom
   did you mean "searchable"?
   fix:      remove "serchable" or correct its spelling`,
     ]);
