@@ -23,8 +23,9 @@ export interface CsvRowWriter {
  * per-row ref queries. What a cell shows is what a person reads in the table: refs by their
  * display value (the id when the record has none, empty when it is gone), array.refs as a JSON
  * list of those (`[]` when unset), lists and objects as JSON, booleans true/false, nothing as an empty cell. A cell
- * that a spreadsheet would run as a formula gets a leading quote (csv-formula-guard.ts). A cell
- * is quoted when it holds the separator, a quote, CR or LF, with quotes inside doubled.
+ * that a spreadsheet would run as a formula, read with any separator, gets quotes where it could
+ * start (csv-formula-guard.ts). A cell is quoted when it holds `,`, `;`, tab, this file's
+ * separator, a quote, CR or LF, whatever the separator, with quotes inside doubled.
  * Hand-written rather than csv-stringify on this hot path: profiles of a 1M-row export spent more
  * time in csv-stringify's option handling and per-record casting than the rules here need.
  */
@@ -40,7 +41,9 @@ export function csvRowWriter(
   const fields = headers.map((h) => runtime.fields.get(h));
   const texts = headers.map((h, i) => localization?.cell(fields[i], runtime.columns.get(h), dialect) ?? cellText(fields[i], runtime.columns.get(h), dialect, refs));
   const refHeaders = fields.flatMap((field, i) => (field?.ref ? [{ field, index: i, column: runtime.columns.get(headers[i]) }] : []));
-  const needsQuotes = new RegExp(`[${separator.replace(/[\\\]^-]/g, '\\$&')}"\\r\\n]`);
+  // Quoted when it holds any separator a reader might split on (not only this file's), a quote
+  // or a line break: a reader guessing `,` in a `;` file still sees one cell.
+  const needsQuotes = new RegExp(`[,;\\t${separator.replace(/[\\\]^-]/g, '\\$&')}"\\r\\n]`);
   const quote = (text: string) => (needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
   // Column positions depend on the statement, so they are looked up once per batch, not per row.
   const positions = (batch: RowBatch) =>
