@@ -2,57 +2,45 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { ensureServerBuild } from './build-server.ts';
+import { prepareModel } from './prepare-model.ts';
+import { whyBuildConsole } from './why-build-console.ts';
 
 /**
- * First half of `npm start`: builds the console when dist/ is missing or older than its sources,
- * and the server bundle when dist-server/ is (scripts/build-server.ts). The second half,
- * `node dist-server/main.mjs`, then starts the API server, which serves dist/ at /.
+ * `npm start` (first half) and `npm run server` (`--sources`).
+ *
+ * Both first regenerate and validate the model from manifests/ and locales/ (prepare-model.ts):
+ * a manifest the generator refuses stops here with its message and exit code 1, so nothing is
+ * served on a broken model, and an edited one is what gets built and served.
+ *
+ * npm start then builds the console when dist/ is older than its sources (the generated model
+ * included) and the server bundle when dist-server/ is (build-server.ts); the second half,
+ * `node dist-server/main.mjs`, starts the API server, which serves dist/ at /.
+ * npm run server instead starts the server from its TypeScript sources, in this process, with
+ * whatever console build exists.
  */
 const root = process.cwd();
-const dist = path.join(root, 'dist');
-const entry = path.join(root, 'src', 'main.tsx');
-// The console's sources, and the build's own plugins (vite.config.ts).
-const SOURCES = ['src', 'runtime', 'index.html', 'locales', 'public', 'contract', 'vite.config.ts', 'scripts/prerender-sign-in.ts', 'scripts/texts-chunks.ts', 'scripts/theme-variables-css.ts'];
+const fromSources = process.argv.includes('--sources');
 
-/** Newest modification time under a file or folder (0 when absent). */
-function newestMtime(target: string): { time: number; file: string | null } {
-  if (!fs.existsSync(target)) return { time: 0, file: null };
-  const stat = fs.statSync(target);
-  if (!stat.isDirectory()) return { time: stat.mtimeMs, file: target };
-  let newest: { time: number; file: string | null } = { time: 0, file: null };
-  for (const name of fs.readdirSync(target)) {
-    if (name === 'node_modules' || name.startsWith('.')) continue;
-    const candidate = newestMtime(path.join(target, name));
-    if (candidate.time > newest.time) newest = candidate;
-  }
-  return newest;
-}
+if (!prepareModel(root)) process.exit(1);
 
-function whyBuild(): string | null {
-  const index = path.join(dist, 'index.html');
-  if (!fs.existsSync(index)) return 'dist/index.html does not exist';
-  const built = fs.statSync(index).mtimeMs;
-  for (const source of SOURCES) {
-    const newest = newestMtime(path.join(root, source));
-    if (newest.time > built) return `${path.relative(root, newest.file!)} changed after the last build`;
-  }
-  return null;
-}
-
-if (!fs.existsSync(entry)) {
-  console.log('[start] src/main.tsx does not exist yet: skipping the console build, starting the API only');
+if (fromSources) {
+  // Imported only now: the server's modules read the model generated just above.
+  await import('../server/main.ts');
 } else {
-  const reason = whyBuild();
-  if (reason) {
-    console.log(`[start] building the console (vite build): ${reason}`);
-    const result = spawnSync('npx', ['vite', 'build'], { stdio: 'inherit', cwd: root });
-    if (result.status !== 0) {
-      console.error(`[start] vite build failed (exit ${result.status}); not starting`);
-      process.exit(result.status ?? 1);
-    }
+  if (!fs.existsSync(path.join(root, 'src', 'main.tsx'))) {
+    console.log('[start] src/main.tsx does not exist yet: skipping the console build, starting the API only');
   } else {
-    console.log('[start] dist/ is up to date, no build needed');
+    const reason = whyBuildConsole(root);
+    if (reason) {
+      console.log(`[start] building the console (vite build): ${reason}`);
+      const result = spawnSync('npx', ['vite', 'build'], { stdio: 'inherit', cwd: root });
+      if (result.status !== 0) {
+        console.error(`[start] vite build failed (exit ${result.status}); not starting`);
+        process.exit(result.status ?? 1);
+      }
+    } else {
+      console.log('[start] dist/ is up to date, no build needed');
+    }
   }
+  await ensureServerBuild(root);
 }
-
-await ensureServerBuild(root);

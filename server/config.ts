@@ -61,7 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got ${JSON.stringify(logLevel)}`);
   }
   return {
-    port: readInteger(env, 'PORT', 3000),
+    port: readPort(env),
     host: env.HOST?.trim() || '0.0.0.0',
     dataDir: path.resolve(cwd, env.DATA_DIR?.trim() || './data'),
     databaseUrl: env.DATABASE_URL?.trim() || null,
@@ -74,6 +74,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     distDir: path.resolve(cwd, env.DIST_DIR?.trim() || 'dist'),
     shutdownGraceMs: readInteger(env, 'SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS),
   };
+}
+
+/** PORT: 1-65535, or 0 for a free port the system picks (tests). */
+function readPort(env: NodeJS.ProcessEnv): number {
+  const raw = env.PORT?.trim();
+  if (!raw) return 3000;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw) || value > 65_535) throw new Error(`PORT ${raw}: must be a port number, 1-65535 (0 picks a free one)`);
+  return value;
+}
+
+/** LOG_LEVEL debug or trace: a refused start prints its stack trace too (server/main.ts). */
+export function wantsStartupStack(env: NodeJS.ProcessEnv = process.env): boolean {
+  return ['debug', 'trace'].includes(env.LOG_LEVEL?.trim() ?? '');
 }
 
 function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -1,12 +1,36 @@
-import { loadConfig } from './config.ts';
+import { loadEnvFile } from './config/load-env-file.ts';
+import { loadConfig, wantsStartupStack, type ServerConfig } from './config.ts';
 import { createServer } from './http/create-server.ts';
+import { checkStartup } from './startup/check-startup.ts';
+import { StartupError } from './startup/startup-error.ts';
 
 /** After the grace period the connections are dropped; this long more for the jobs, database and Redis to close. */
 const CLOSE_BACKSTOP_MS = 10_000;
 
-/** Entry point: `npm run server` (API) or via scripts/start.ts (console build + API). */
-const config = loadConfig();
-const app = await createServer({ config });
+/**
+ * A start that cannot succeed: one line naming the cause (the variable, for a StartupError), one
+ * with the fix, and the stack only at LOG_LEVEL=debug; exit code 1.
+ */
+function refuseStart(error: unknown): never {
+  if (error instanceof StartupError) console.error(`forja: cannot start: ${error.message}\n  fix: ${error.fix}`);
+  else console.error(`forja: cannot start: ${error instanceof Error ? error.message : String(error)}`);
+  if (wantsStartupStack()) console.error(error);
+  process.exit(1);
+}
+
+/** Entry point: `npm run server` (API, from the sources) or `npm start` (this file bundled, see scripts/start.ts). */
+let config: ServerConfig;
+let app: Awaited<ReturnType<typeof createServer>>;
+try {
+  // .env first (the real environment wins), then everything that reads the environment.
+  loadEnvFile();
+  config = loadConfig();
+  // Port, data directory and database, before anything is created, seeded or printed.
+  await checkStartup(config);
+  app = await createServer({ config });
+} catch (error) {
+  refuseStart(error);
+}
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -36,6 +60,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   await app.listen({ port: config.port, host: config.host });
 } catch (error) {
+  // Checked free before the start; taken in between by another process.
   app.log.fatal({ err: error }, 'could not start the server');
   process.exit(1);
 }
