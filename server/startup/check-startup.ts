@@ -52,12 +52,20 @@ async function checkPortFree(port: number, host: string): Promise<void> {
 function checkWritableFolder(variable: string, folder: string): void {
   const fix = `set ${variable} to a folder this user (uid ${process.getuid?.() ?? '?'}) may write, or fix its permissions`;
   let existing = folder;
-  while (!fs.existsSync(existing)) {
-    const parent = path.dirname(existing);
-    if (parent === existing) break;
-    existing = parent;
+  let stat: fs.Stats | null = null;
+  while (!stat) {
+    try {
+      stat = fs.statSync(existing);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Missing (or below a file): the server would create it in the nearest folder that exists.
+      if ((code !== 'ENOENT' && code !== 'ENOTDIR') || path.dirname(existing) === existing) {
+        throw new StartupError(`${variable} ${folder} is not writable: ${existing} cannot be reached (${code ?? (error as Error).message})`, fix, { cause: error });
+      }
+      existing = path.dirname(existing);
+    }
   }
-  if (!fs.statSync(existing).isDirectory()) {
+  if (!stat.isDirectory()) {
     throw new StartupError(`${variable} ${folder} is not writable: ${existing} is a file, not a folder`, fix);
   }
   let probe: string | null = null;
