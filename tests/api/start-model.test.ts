@@ -1,10 +1,13 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHILD_ADMIN_PASSWORD, ROOT, call, freePort, login } from '../fuzz/helpers/child-server.ts';
 import { TEST_BACKEND } from './helpers/test-database.ts';
+import { scratchCopy as copyRepository } from '../helpers/scratch-copy.ts';
+import { buildServer, whyBuildServer } from '../../scripts/build-server.ts';
+import { prepareModel } from '../../scripts/prepare-model.ts';
+import { whyBuildConsole } from '../../scripts/why-build-console.ts';
 
 /**
  * `npm start` and `npm run server` regenerate and validate the model first (scripts/start.ts,
@@ -17,16 +20,9 @@ afterAll(() => {
   for (const dir of scratchRoots) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const NOT_COPIED = new Set(['node_modules', '.git', 'dist', 'dist-server', 'data', 'test-results', 'coverage']);
-
 function scratchCopy(): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-start-'));
+  const dir = copyRepository('forja-start-');
   scratchRoots.push(dir);
-  for (const name of fs.readdirSync(ROOT)) {
-    if (NOT_COPIED.has(name) || name === '.env') continue;
-    fs.cpSync(path.join(ROOT, name), path.join(dir, name), { recursive: true, preserveTimestamps: true });
-  }
-  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'));
   return dir;
 }
 
@@ -172,25 +168,48 @@ describe.skipIf(TEST_BACKEND === 'postgres')('npm start and npm run server serve
     }
   });
 
+  it('the staleness decision: after an edit the regenerated model makes the console and the server bundle stale; unchanged, nothing is', async () => {
+    const root = scratchCopy();
+    // A previous build: the server bundle (esbuild, quick) and a console marker newer than every source.
+    await buildServer(root);
+    fs.mkdirSync(path.join(root, 'dist'));
+    fs.writeFileSync(path.join(root, 'dist', 'index.html'), '<!doctype html>');
+    expect(whyBuildConsole(root)).toBeNull();
+    expect(whyBuildServer(root)).toBeNull();
+    const lines: string[] = [];
+    // Nothing changed: the generator rewrites nothing, so nothing becomes stale.
+    expect(prepareModel(root, (line) => lines.push(line))).toBe(true);
+    expect(whyBuildConsole(root)).toBeNull();
+    expect(whyBuildServer(root)).toBeNull();
+    // What npm start said before: "dist/ is up to date" after a manifest edit.
+    addPriorityField(root);
+    expect(prepareModel(root, (line) => lines.push(line))).toBe(true);
+    expect(whyBuildConsole(root)).toMatch(/^(src\/generated\/\S+|locales\/\S+) changed after the last build$/);
+    expect(whyBuildServer(root)).toMatch(/^((server|src)\/generated\/\S+|locales\/\S+|manifests\/\S+) changed after the last build$/);
+    // A broken manifest: refused, and the model on disk is the last good one.
+    const before = generatedSnapshot(root);
+    BREAKAGES[0][1](root);
+    expect(prepareModel(root, (line) => lines.push(line))).toBe(false);
+    expect(lines.at(-1)).toMatch(/not starting: the manifests above cannot be served/);
+    expect(generatedSnapshot(root)).toBe(before);
+  });
+
   // The one test that runs the real console build (vite build: slow).
-  it('npm start after a manifest edit: regenerates, rebuilds the console and the server bundle, serves the new field; unchanged, it builds nothing', async () => {
+  it('npm start after a manifest edit: regenerates, rebuilds the console and the server bundle, serves the new field; started again, it builds nothing', async () => {
     const root = scratchCopy();
     const port = await freePort();
     const env = { PORT: String(port), DATA_DIR: path.join(root, 'data') };
-    // Built once, as a fresh clone's first npm start does, then the edit.
-    let run = npm(root, 'start', env);
-    try {
-      await ready(run, `http://127.0.0.1:${port}`);
-    } finally {
-      await run.stop();
-    }
+    // A previous build: the server bundle, and a console marker newer than every source.
+    await buildServer(root);
+    fs.mkdirSync(path.join(root, 'dist'));
+    fs.writeFileSync(path.join(root, 'dist', 'index.html'), '<!doctype html>');
     addPriorityField(root);
-    run = npm(root, 'start', env);
+    let run = npm(root, 'start', env);
     try {
       await ready(run, `http://127.0.0.1:${port}`);
       const output = run.output();
       expect(output).toMatch(/\[start\] building the console \(vite build\): (src\/generated\/\S+|locales\/\S+) changed after the last build/);
-      expect(output).toMatch(/\[start\] building the server \(esbuild\): server\/generated\/\S+ changed after the last build/);
+      expect(output).toMatch(/\[start\] building the server \(esbuild\): ((server|src)\/generated\/\S+|locales\/\S+|manifests\/\S+) changed after the last build/);
       await expectPriorityServed(`http://127.0.0.1:${port}`);
       // The console build carries the new field's label.
       const assets = fs.readdirSync(path.join(root, 'dist', 'assets'), { recursive: true }).map(String);
