@@ -98,7 +98,7 @@ describe('.env loading (server/config/load-env-file.ts)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-  });
+   }, 60_000);
 
   it('server/main.ts loads it before reading the configuration', () => {
     const main = fs.readFileSync(path.join(ROOT, 'server/main.ts'), 'utf8');
