@@ -9,6 +9,8 @@ export interface ErrorBody {
   message: string;
   i18nMessage?: string;
   inputErrors?: InputError[];
+  /** Added to every error response on its way out (server/observability/request-id.ts). */
+  requestId?: string;
 }
 
 /**

@@ -135,6 +135,7 @@ export function buildOpenApi(options: {
       properties: {
         message: { type: 'string' },
         i18nMessage: { type: 'string', description: 'Locale key of the message, when there is one' },
+        requestId: { type: 'string', description: "The response's X-Request-Id (quote it when reporting a failure; the server's log line has it)" },
         inputErrors: {
           type: 'array',
           items: { type: 'object', properties: { field: { type: 'string', description: 'parent.index.field for nested lists' }, reason: { type: 'string', description: 'Locale key, e.g. validation.required' } }, required: ['field', 'reason'] },
@@ -199,7 +200,7 @@ export function buildOpenApi(options: {
     info: {
       title: 'Forja API',
       version: options.version,
-      description: 'Manifest-driven API of the Forja console. Errors always have the shape `{ message, i18nMessage?, inputErrors? }`. Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login, or an API key in `x-api-key`.',
+      description: 'Manifest-driven API of the Forja console. Errors always have the shape `{ message, i18nMessage?, inputErrors?, requestId }`. Authenticate with `Authorization: Bearer <token>` from POST /api/auth/login, or an API key in `x-api-key`.',
     },
     servers: [{ url: '/' }],
     tags,
