@@ -72,7 +72,7 @@ function debounced(run: (file: string) => void): (file: string) => void {
 }
 
 (await import('../server/config/load-env-file.ts')).loadEnvFile();
-if (runOnce({ root, check: false, watch: false, quiet: true }) !== 0) {
+if (runOnce({ root, check: false, watch: false, plan: false, quiet: true }) !== 0) {
   log('the manifests above cannot be served: fix them (this keeps watching)');
 } else {
   await reload('first start').catch((error: unknown) => {
@@ -85,7 +85,7 @@ if (runOnce({ root, check: false, watch: false, quiet: true }) !== 0) {
 
 const onModelSaved = debounced((file) => {
   console.log(`\n↻ ${path.relative(root, file)} changed`);
-  if (runOnce({ root, check: false, watch: false, quiet: true }) !== 0) {
+  if (runOnce({ root, check: false, watch: false, plan: false, quiet: true }) !== 0) {
     log(app ? 'the running server keeps the last good model' : 'not started: waiting for a manifest the generator accepts');
     return;
   }

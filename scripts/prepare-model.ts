@@ -10,7 +10,7 @@ import { runOnce } from '../generator/cli.ts';
  */
 export function prepareModel(root: string, log: (line: string) => void = console.log): boolean {
   log('[start] checking the manifests and locales (npm run generate)');
-  const code = runOnce({ root, check: false, watch: false, quiet: true });
+  const code = runOnce({ root, check: false, watch: false, plan: false, quiet: true });
   if (code === 0) return true;
   log('[start] not starting: the manifests above cannot be served. Fix them, then start again (npm run generate shows the same messages).');
   return false;
