@@ -8,6 +8,8 @@ import type { EntityRuntime } from './entity-runtime.ts';
 type Tree = { [key: string]: string | Tree };
 const LOCALES = { es: es as Tree, en: en as Tree } as const;
 export type ExportLocale = keyof typeof LOCALES;
+/** The languages an export's `locale` may name (documented in the OpenAPI document). */
+export const EXPORT_LOCALES = Object.keys(LOCALES) as ExportLocale[];
 
 /** System columns' locale keys; the rest use their field's label. */
 const SYSTEM_LABELS: Record<string, string> = { _id: 'common.id', createdAt: 'common.createdAt', updatedAt: 'common.updatedAt' };

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
-import type { FileFormat } from '../../contract/model/entity-model.ts';
+import type { EntityModel, FileFormat } from '../../contract/model/entity-model.ts';
 import type { Database, Row } from '../db/database.ts';
 import { exportQuotaError, type ExportFiles } from '../files/export-files.ts';
 import { badRequest } from '../http/http-error.ts';
@@ -123,8 +123,13 @@ function rowObject(columns: readonly string[], values: unknown[]): Row {
   return row;
 }
 
+/** Without `format`: JSON where the entity exports it, else its first format (users export CSV only). */
+export function defaultExportFormat(model: EntityModel): FileFormat {
+  return model.export.formats.includes('JSON') ? 'JSON' : model.export.formats[0] ?? 'JSON';
+}
+
 function readFormat(runtime: EntityRuntime, raw: string | undefined): FileFormat {
-  const format = (raw?.trim() || 'JSON').toUpperCase() as FileFormat;
+  const format = (raw?.trim() || defaultExportFormat(runtime.model)).toUpperCase() as FileFormat;
   if (!FORMATS.includes(format) || !runtime.model.export.formats.includes(format)) {
     throw badRequest(`format must be one of ${runtime.model.export.formats.join(', ')}; got "${raw}"`);
   }

@@ -1,5 +1,7 @@
-import type { EntityModel, EntityModelMap } from '../../contract/model/entity-model.ts';
+import { FILTER_OPERATORS, SYSTEM_FIELDS, type EntityModel, type EntityModelMap } from '../../contract/model/entity-model.ts';
 import type { EntitySchemas, JsonSchema } from '../generated/schemas.ts';
+import { EXPORT_LOCALES } from '../entities/csv-localization.ts';
+import { defaultExportFormat } from '../entities/entity-exporter.ts';
 import { ENTITY_ENDPOINTS, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
 
 /** One registered route and how it is protected (collected by the server as routes are added). */
@@ -25,19 +27,74 @@ type OpenApiDocument = {
 const ERROR_RESPONSES: Record<string, string> = {
   400: 'Bad input: the body, a query parameter or a filter is invalid (inputErrors say which field)',
   401: 'No credentials, invalid or expired token, or an API key used from a refused address',
-  403: 'Signed in, but the role lacks the permission',
+  403: 'Signed in, but the role lacks the permission (or the action is switched off)',
   404: 'No such record (or it belongs to another tenant)',
-  409: 'Conflict: a unique value is taken, or the resource is busy',
-  413: 'Payload too large',
+  405: 'The path exists but not with this method (the Allow header lists those it has)',
+  409: 'Conflict: a unique value is taken, the record is in use or read-only, or the resource is busy',
+  410: 'Gone: the download link expired or its file is no longer kept',
+  413: 'Payload too large (body, file, rows or quota)',
   415: 'Unsupported media type',
+  416: 'Range not satisfiable',
   429: 'Too many requests',
   500: 'Unexpected server error',
+  501: 'Not configured on this server',
+  502: 'A service the server relies on (mail) failed',
+  503: 'Busy or shutting down, or the data directory is read-only; try again later',
+  507: 'No storage space left; nothing was saved',
 };
 
-const SHOWN_ERRORS_BY_ACCESS: Record<'public' | 'signed', string[]> = {
-  public: ['400', '404', '429', '500'],
-  signed: ['400', '401', '403', '404', '500'],
+/**
+ * Which errors an operation documents. Every operation may answer the input-hygiene, method,
+ * size, rate and fault statuses; signed-in routes add 401/403; bodies add 415; writes add 409
+ * (unique values, in-use deletes, read-only records, busy resources) and 507 (disk full).
+ * ROUTE_ERRORS adds what only some routes answer. Tests validate every API response against
+ * this (tests/api/helpers/openapi-contract.ts), so a status missing here fails a test.
+ */
+const EVERY_OPERATION_ERRORS = ['400', '404', '405', '413', '429', '500', '503'];
+const SIGNED_IN_ERRORS = ['401', '403'];
+const BODY_ERRORS = ['415'];
+const WRITE_ERRORS = ['409', '507'];
+
+/** Statuses only some routes answer, keyed "METHOD url" as Fastify registers them. */
+const ROUTE_ERRORS: Record<string, string[]> = {
+  'POST /api/auth/login': ['401'],
+  'POST /api/google/login': ['401', '501'],
+  'POST /api/google/logout': ['501'],
+  'POST /api/users/register': ['403'],
+  'POST /api/users/password/recovery/request': ['403', '502'],
+  'POST /api/users/password/recovery/complete': ['403'],
+  'GET /files/exports/:name': ['403', '410'],
+  'GET /files/*': ['403', '416'],
+  'POST /api/chat/start': ['403'],
+  'POST /api/chat/resume': ['401', '403'],
+  'GET /api/chat/bot/:id': ['403'],
+  'GET /api/chat/conversation/:id': ['401', '403'],
+  'POST /api/chat/message/:conversationId': ['401', '403'],
+  'POST /api/chat/message/:conversationId/stream': ['401', '403'],
+  'POST /api/chat/reaction/:conversationId': ['401', '403'],
+  'POST /api/chat/verify/:conversationId': ['401', '403', '502'],
+  'POST /api/chat/verify/:conversationId/code': ['401', '403'],
 };
+
+/** Success statuses other than 200 of the routes that are not generic entities. */
+const ROUTE_SUCCESS: Record<string, Record<string, unknown>> = {
+  'POST /api/users/register': { 201: { description: 'Account created' } },
+  'POST /api/file': { 201: { description: 'Stored' } },
+  'POST /api/file/:dir': { 201: { description: 'Stored' } },
+  'POST /api/chat/start': { 201: { description: 'Conversation started' } },
+  'GET /files/*': { 200: { description: 'The file' }, 206: { description: 'Part of the file (Range)' }, 304: { description: 'Not modified' } },
+  'GET /api/docs/static/*': { 200: { description: 'Asset' }, 304: { description: 'Not modified' } },
+};
+
+/** Which error statuses an operation documents (see EVERY_OPERATION_ERRORS). */
+export function documentedErrors(method: string, url: string, access: string): string[] {
+  const codes = new Set(EVERY_OPERATION_ERRORS);
+  if (access !== 'public') for (const code of SIGNED_IN_ERRORS) codes.add(code);
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') for (const code of BODY_ERRORS) codes.add(code);
+  if (method !== 'GET') for (const code of WRITE_ERRORS) codes.add(code);
+  for (const code of ROUTE_ERRORS[`${method} ${url}`] ?? []) codes.add(code);
+  return [...codes].sort();
+}
 
 /** OpenAPI 3.1 speaks JSON Schema 2020-12: drop the draft-07 identifiers the generator stamps. */
 function component(schema: JsonSchema): JsonSchema {
@@ -52,7 +109,48 @@ function pathParameters(url: string): Operation[] {
 }
 
 function errorResponses(codes: string[]): Record<string, unknown> {
-  return Object.fromEntries(codes.map((code) => [code, { description: ERROR_RESPONSES[code], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }]));
+  return Object.fromEntries(codes.map((code) => {
+    const description = ERROR_RESPONSES[code];
+    if (!description) throw new Error(`build-openapi.ts: status ${code} has no description in ERROR_RESPONSES; add one`);
+    return [code, { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }];
+  }));
+}
+
+/**
+ * GraphQL over HTTP: results and resolver errors answer 200 with `{ data, errors }` (each error's
+ * `extensions` carries the REST error shape); a request GraphQL cannot run (syntax, validation,
+ * limits) answers 400 with `{ data: null, errors }`; what fails before GraphQL reads the request
+ * (size, media type, rate) answers the REST error shape.
+ */
+function graphqlResponses(codes: string[]): Record<string, unknown> {
+  const either = { content: { 'application/json': { schema: { anyOf: [{ $ref: '#/components/schemas/GraphQLResponse' }, { $ref: '#/components/schemas/Error' }] } } } };
+  return {
+    200: { description: 'The result, with resolver errors in `errors`', content: { 'application/json': { schema: { $ref: '#/components/schemas/GraphQLResponse' } } } },
+    ...Object.fromEntries(codes.map((code) => [code, { description: ERROR_RESPONSES[code], ...either }])),
+  };
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const oneOf = (names: readonly string[]) => `(?:${names.map(escapeRegex).join('|')})`;
+
+/**
+ * `field;operator;value` joined by `|` (server/entities/parse-filters.ts): the field one of the
+ * model's filterFields, the operator one of FILTER_OPERATORS, the value anything but `|`.
+ * The server also checks each value against its field's type; the pattern cannot say that.
+ */
+export function filtersPattern(model: EntityModel): string {
+  if (model.filterFields.length === 0) return '^$';
+  const one = `${oneOf(model.filterFields)};${oneOf(FILTER_OPERATORS)};[^|]*`;
+  return `^(?:${one}(?:\\|${one})*)?$`;
+}
+
+/** The fields an export may name in `headers` (server/entities/entity-exporter.ts readHeaders). */
+export function exportableHeaders(model: EntityModel): string[] {
+  const names = new Set<string>(SYSTEM_FIELDS);
+  for (const field of model.fields) if (!field.secret) names.add(field.name);
+  const tenant = model.storage.tenantColumn;
+  if (tenant && model.storage.columns.some((column) => column.name === tenant)) names.add(tenant);
+  return [...names];
 }
 
 function listParameters(model: EntityModel, paged: boolean): Operation[] {
@@ -66,8 +164,8 @@ function listParameters(model: EntityModel, paged: boolean): Operation[] {
     {
       name: 'filters',
       in: 'query',
-      description: `field;operator;value joined by |, operators eq ne gt gte lt lte in nin like (in/nin: comma-joined values). Filterable: ${model.filterFields.join(', ')}`,
-      schema: { type: 'string' },
+      description: `field;operator;value joined by |, operators ${FILTER_OPERATORS.join(' ')} (in/nin: comma-joined values; each value must suit its field's type). Filterable: ${model.filterFields.join(', ')}`,
+      schema: { type: 'string', pattern: filtersPattern(model) },
       example: `${model.filterFields[model.filterFields.length - 1] ?? '_id'};eq;value`,
     },
   );
@@ -93,9 +191,15 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
     export: {
       summary: `Export ${t} records to a file`,
       parameters: [
-        { name: 'format', in: 'query', schema: { type: 'string', enum: model.export.formats, default: 'JSON' } },
-        { name: 'headers', in: 'query', description: `Comma-joined fields (default: ${model.export.headers.join(', ')})`, schema: { type: 'string' } },
-        { name: 'separator', in: 'query', schema: { type: 'string', default: ';' } },
+        { name: 'format', in: 'query', description: 'Case-insensitive', schema: { type: 'string', enum: model.export.formats, default: defaultExportFormat(model) } },
+        {
+          name: 'headers',
+          in: 'query',
+          description: `Comma-joined fields (default: ${model.export.headers.join(', ')}); secret fields are never exported`,
+          schema: { type: 'string', pattern: `^${oneOf(exportableHeaders(model))}(?:,${oneOf(exportableHeaders(model))})*$` },
+        },
+        { name: 'separator', in: 'query', description: 'CSV only: one character, not a quote or a line break', schema: { type: 'string', pattern: '^[^"\\r\\n]$', default: ';' } },
+        { name: 'locale', in: 'query', description: 'CSV only: header labels and values in this language (empty: field names and stored values)', schema: { type: 'string', enum: EXPORT_LOCALES } },
         ...listParameters(model, false).map((p) => (p.name === 'limit' ? { ...p, description: '0 = all', schema: { type: 'integer', minimum: 0, default: 0 } } : p)),
       ],
       responses: { 200: { description: 'Where the file is', ...json({ $ref: '#/components/schemas/ExportFile' }) } },
@@ -103,7 +207,8 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
     import: {
       summary: `Import ${t} records from CSV or JSON (all or nothing)`,
       parameters: [
-        { name: 'format', in: 'query', schema: { type: 'string', enum: model.import.formats } },
+        { name: 'format', in: 'query', description: 'Case-insensitive; default: from the file name\'s extension', schema: { type: 'string', enum: model.import.formats } },
+        { name: 'separator', in: 'query', description: 'CSV only: one character, not a quote or a line break (default: detected from the header line)', schema: { type: 'string', pattern: '^[^"\\r\\n]$' } },
         { name: 'dryRun', in: 'query', schema: { type: 'boolean', default: false } },
       ],
       requestBody: { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } } } },
@@ -142,6 +247,29 @@ export function buildOpenApi(options: {
         },
       },
       required: ['message'],
+    },
+    GraphQLResponse: {
+      type: 'object',
+      properties: {
+        data: { type: ['object', 'null'] },
+        errors: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              message: { type: 'string' },
+              locations: { type: 'array', items: { type: 'object', properties: { line: { type: 'integer' }, column: { type: 'integer' } } } },
+              path: { type: 'array', items: { type: ['string', 'integer'] } },
+              extensions: {
+                type: 'object',
+                description: 'The REST error shape, with its HTTP status',
+                properties: { status: { type: 'integer' }, message: { type: 'string' }, i18nMessage: { type: 'string' }, inputErrors: { $ref: '#/components/schemas/Error/properties/inputErrors' } },
+              },
+            },
+            required: ['message'],
+          },
+        },
+      },
     },
     ExportFile: { type: 'object', properties: { url: { type: 'string' }, rowCount: { type: 'integer' }, time: { type: 'number', description: 'milliseconds' } }, required: ['url', 'rowCount', 'time'] },
     ImportReport: {
@@ -186,9 +314,9 @@ export function buildOpenApi(options: {
       'x-permission': route.access,
       parameters: [...pathParameters(route.url), ...((known?.operation.parameters as Operation[] | undefined) ?? querystringParameters(route.schema?.querystring))],
       ...(known?.operation.requestBody ? { requestBody: known.operation.requestBody } : route.schema?.body ? { requestBody: { content: { 'application/json': { schema: route.schema.body } } } } : {}),
-      responses: {
-        ...((known?.operation.responses as Record<string, unknown> | undefined) ?? { 200: { description: 'Success' } }),
-        ...errorResponses(SHOWN_ERRORS_BY_ACCESS[isPublic ? 'public' : 'signed']),
+      responses: route.url === '/graphql' ? graphqlResponses(documentedErrors(method, route.url, route.access)) : {
+        ...((known?.operation.responses as Record<string, unknown> | undefined) ?? ROUTE_SUCCESS[`${method} ${route.url}`] ?? { 200: { description: 'Success' } }),
+        ...errorResponses(documentedErrors(method, route.url, route.access)),
       },
       ...(isPublic ? { security: [] } : {}),
     };

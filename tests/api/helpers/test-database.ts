@@ -14,7 +14,8 @@ import { entities } from '../../../server/generated/entities.ts';
  * gives every test server a database of its own, created from DATABASE_URL_TEST's server and
  * dropped when the server closes; anything else is SQLite under the server's DATA_DIR.
  */
-export const TEST_BACKEND: 'sqlite' | 'postgres' = process.env.FORJA_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+export type TestBackend = 'sqlite' | 'postgres';
+export const TEST_BACKEND: TestBackend = process.env.FORJA_TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
 
 /** Remembers a data dir's database so a restart on the same DATA_DIR finds the same data. */
 const MARKER = '.forja-test-database-url';
@@ -67,8 +68,8 @@ export async function dropTestPostgresDatabase(url: string): Promise<void> {
 }
 
 /** DATABASE_URL for a test server on `dataDir`: null (SQLite) or its own PostgreSQL database. */
-export async function testDatabaseUrl(dataDir: string): Promise<string | null> {
-  if (TEST_BACKEND !== 'postgres') return null;
+export async function testDatabaseUrl(dataDir: string, backend: TestBackend = TEST_BACKEND): Promise<string | null> {
+  if (backend !== 'postgres') return null;
   const marker = path.join(dataDir, MARKER);
   if (fs.existsSync(marker)) return fs.readFileSync(marker, 'utf8').trim();
   const url = await createTestPostgresDatabase();

@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../../server/config.ts';
 import { createForjaServer, type CreateServerOptions, type ForjaServer } from '../../../server/http/create-server.ts';
 import { createTokenService } from '../../../server/identity/token-service.ts';
-import { dropTestPostgresDatabase, testDatabaseUrl } from './test-database.ts';
+import { contractFor, type OpenApiContract } from './openapi-contract.ts';
+import { dropTestPostgresDatabase, testDatabaseUrl, type TestBackend } from './test-database.ts';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -45,6 +46,8 @@ export interface TestServer extends ApiClient {
   signToken(claims: { sub: string; role?: string | null; tenant?: string | null }, lifetimeSeconds?: number): Promise<string>;
   /** Every response body seen by any client of this server (secret-leak scans). */
   bodies: string[];
+  /** The server's OpenAPI document as a contract every client response is checked against (null: not served). */
+  contract: OpenApiContract | null;
   /**
    * Stops the server; the data dir is kept when `keepData` (restart tests) and removed otherwise.
    * Fails when the close had to drop connections (a response that never ended), unless `expectCut`.
@@ -64,6 +67,14 @@ export interface StartOptions extends Partial<Omit<CreateServerOptions, 'config'
   shutdownGraceMs?: number;
   /** LOG_LEVEL of the server (default: silent); with `logger: true` and a `logStream` to read the lines. */
   logLevel?: string;
+  /**
+   * Check every client response against the OpenAPI document (status documented for the
+   * operation, body matching its schema); a breach throws, naming operation, status and schema
+   * path. Default: on. Turn it off only for a test whose answers are deliberately outside the API.
+   */
+  validateResponses?: boolean;
+  /** The database engine (default: FORJA_TEST_DB's, see test-database.ts); the fuzz project runs both. */
+  backend?: TestBackend;
 }
 
 export const TEST_ADMIN_PASSWORD = 'Admin-test-1234';
@@ -72,7 +83,7 @@ export const TEST_ADMIN_PASSWORD = 'Admin-test-1234';
 export async function startTestServer(options: StartOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'forja-api-'));
   // Backend selection (FORJA_TEST_DB): SQLite in dataDir, or a PostgreSQL database of its own.
-  const databaseUrl = await testDatabaseUrl(dataDir);
+  const databaseUrl = await testDatabaseUrl(dataDir, options.backend);
   const config = {
     ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
     databaseUrl,
@@ -93,12 +104,13 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     rateLimits: { login: 10_000, register: 10_000, recovery: 10_000 },
     ...options.identity,
   };
-  const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, shutdownGraceMs: _grace, logLevel: _level, ...rest } = options;
+  const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, shutdownGraceMs: _grace, logLevel: _level, validateResponses = true, backend: _backend, ...rest } = options;
   // The server reads only the variables a test passes (`env`), never this process's environment.
   const forja = await createForjaServer({ logger: false, env: {}, ...rest, identity, config });
   const app = forja.app;
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const bodies: string[] = [];
+  const contract = validateResponses ? await loadContract(address) : null;
 
   const client = (credentials: Credentials): ApiClient => {
     const authHeaders = (): Record<string, string> => {
@@ -113,7 +125,11 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       const text = await response.text();
       bodies.push(text);
       let body: unknown = text;
-      if ((response.headers.get('content-type') ?? '').includes('json') && text !== '') body = withoutRequestId(response, JSON.parse(text));
+      const contentType = response.headers.get('content-type') ?? '';
+      const parsed = contentType.includes('json') && text !== '' ? JSON.parse(text) : undefined;
+      const breach = contract?.check({ method: init.method ?? 'GET', url: p, status: response.status, contentType, body: parsed ?? text });
+      if (breach) throw new Error(`[OpenAPI contract] ${breach}`);
+      if (parsed !== undefined) body = withoutRequestId(response, parsed);
       return { status: response.status, headers: response.headers, body: body as T, text };
     };
     const json = <T>(method: string, p: string, body?: unknown) =>
@@ -153,6 +169,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     admin,
     jwtSecret,
     bodies,
+    contract,
     as: client,
     login,
     async signToken(claims, lifetimeSeconds = 3600) {
@@ -200,6 +217,13 @@ export function withoutRequestId(response: Response, body: unknown): unknown {
     throw new Error(`[test-server] ${response.status} error body without the response's request id (x-request-id ${header}, requestId ${JSON.stringify(requestId)}): ${JSON.stringify(body)}`);
   }
   return rest;
+}
+
+/** The served document as a contract (shared by servers serving the same one); null when not served. */
+async function loadContract(address: string): Promise<OpenApiContract | null> {
+  const response = await fetch(`${address}/api/docs/json`);
+  const text = await response.text();
+  return response.status === 200 ? contractFor(text) : null;
 }
 
 /** Query string from an object, skipping undefined. */
