@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const DIR_NAME = /^[a-zA-Z0-9_-]+$/;
+// Bounded: a longer name is past the file system's limit (ENAMETOOLONG was a 500, found by tests/fuzz/openapi-contract.test.ts).
+export const DIR_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
 /**
  * Folders of DATA_DIR that are the server's own, never served by GET /files/* nor written by

@@ -33,27 +33,31 @@ const ERROR_RESPONSES: Record<string, string> = {
   409: 'Conflict: a unique value is taken, the record is in use or read-only, or the resource is busy',
   410: 'Gone: the download link expired or its file is no longer kept',
   413: 'Payload too large (body, file, rows or quota)',
+  406: 'A multipart part declared as JSON is not JSON',
   415: 'Unsupported media type',
   416: 'Range not satisfiable',
+  422: 'Well-formed but refused: a file that cannot be read as its format, or a rule of a lifecycle hook',
   429: 'Too many requests',
   500: 'Unexpected server error',
   501: 'Not configured on this server',
   502: 'A service the server relies on (mail) failed',
-  503: 'Busy or shutting down, or the data directory is read-only; try again later',
+  503: 'Busy or shutting down, the data directory is read-only, or the language model is unreachable; try again later',
+  504: 'The language model did not answer in time',
   507: 'No storage space left; nothing was saved',
 };
 
 /**
  * Which errors an operation documents. Every operation may answer the input-hygiene, method,
  * size, rate and fault statuses; signed-in routes add 401/403; bodies add 415; writes add 409
- * (unique values, in-use deletes, read-only records, busy resources) and 507 (disk full).
+ * (unique values, in-use deletes, read-only records, busy resources), 422 (a lifecycle hook's
+ * refusal: server/entities/entity-hooks.ts) and 507 (disk full).
  * ROUTE_ERRORS adds what only some routes answer. Tests validate every API response against
  * this (tests/api/helpers/openapi-contract.ts), so a status missing here fails a test.
  */
 const EVERY_OPERATION_ERRORS = ['400', '404', '405', '413', '429', '500', '503'];
 const SIGNED_IN_ERRORS = ['401', '403'];
 const BODY_ERRORS = ['415'];
-const WRITE_ERRORS = ['409', '507'];
+const WRITE_ERRORS = ['409', '422', '507'];
 
 /** Statuses only some routes answer, keyed "METHOD url" as Fastify registers them. */
 const ROUTE_ERRORS: Record<string, string[]> = {
@@ -64,6 +68,8 @@ const ROUTE_ERRORS: Record<string, string[]> = {
   'POST /api/users/password/recovery/request': ['403', '502'],
   'POST /api/users/password/recovery/complete': ['403'],
   'GET /files/exports/:name': ['403', '410'],
+  'POST /api/rag/parse-file': ['422'],
+  'POST /api/rag/improve': ['502', '504'],
   'GET /files/*': ['403', '416'],
   'POST /api/chat/start': ['403'],
   'POST /api/chat/resume': ['401', '403'],
@@ -86,11 +92,20 @@ const ROUTE_SUCCESS: Record<string, Record<string, unknown>> = {
   'GET /api/docs/static/*': { 200: { description: 'Asset' }, 304: { description: 'Not modified' } },
 };
 
+/** Request bodies of the routes that are not generic entities and declare no schema: the uploads. */
+const UPLOAD = { required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } }, required: ['file'] } } } };
+const ROUTE_BODIES: Record<string, unknown> = {
+  'POST /api/file': UPLOAD,
+  'POST /api/file/:dir': UPLOAD,
+  'POST /api/users/avatar': UPLOAD,
+};
+
 /** Which error statuses an operation documents (see EVERY_OPERATION_ERRORS). */
-export function documentedErrors(method: string, url: string, access: string): string[] {
+export function documentedErrors(method: string, url: string, access: string, multipart = false): string[] {
   const codes = new Set(EVERY_OPERATION_ERRORS);
   if (access !== 'public') for (const code of SIGNED_IN_ERRORS) codes.add(code);
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') for (const code of BODY_ERRORS) codes.add(code);
+  if (multipart) codes.add('406');
   if (method !== 'GET') for (const code of WRITE_ERRORS) codes.add(code);
   for (const code of ROUTE_ERRORS[`${method} ${url}`] ?? []) codes.add(code);
   return [...codes].sort();
@@ -100,6 +115,22 @@ export function documentedErrors(method: string, url: string, access: string): s
 function component(schema: JsonSchema): JsonSchema {
   const { $schema: _schema, $id: _id, ...rest } = schema;
   return rest;
+}
+
+/**
+ * A record as the server answers it: a field never set reads as null whatever its type (lists and
+ * objects too, e.g. a bot created without questions), so every non-system property may be null.
+ */
+function nullableRecord(schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (!properties) return schema;
+  const nullable = (property: JsonSchema): JsonSchema => {
+    const inner = property.type === 'object' ? nullableRecord(property) : property.type === 'array' && property.items ? { ...property, items: nullableRecord(property.items as JsonSchema) } : property;
+    const type = inner.type;
+    if (type === 'array' || type === 'object') return { anyOf: [inner, { type: 'null' }] };
+    return inner;
+  };
+  return { ...schema, properties: Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, SYSTEM_FIELDS.includes(name as never) ? property : nullable(property)])) };
 }
 
 const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -284,7 +315,7 @@ export function buildOpenApi(options: {
   for (const model of Object.values(entities)) {
     const entitySchemas = schemas[model.name];
     if (!entitySchemas) continue;
-    componentsSchemas[model.typeName] = component(entitySchemas.record);
+    componentsSchemas[model.typeName] = nullableRecord(component(entitySchemas.record));
     componentsSchemas[`${model.typeName}Create`] = component(entitySchemas.create);
     componentsSchemas[`${model.typeName}Update`] = component(entitySchemas.update);
     if (model.api.provider !== 'generic') continue;
@@ -306,17 +337,22 @@ export function buildOpenApi(options: {
     }
     const isPublic = route.access === 'public';
     const accessText = isPublic ? 'Public.' : route.access === 'authenticated' ? 'Any signed-in caller.' : `Requires permission \`${route.access}\` (or the entity's :manage).`;
+    const key = `${method} ${route.url}`;
+    const requestBody = (known?.operation.requestBody as { content: Record<string, unknown> } | undefined)
+      ?? (route.schema?.body ? { content: { 'application/json': { schema: route.schema.body } } } : undefined)
+      ?? (ROUTE_BODIES[key] as { content: Record<string, unknown> } | undefined);
+    const errors = documentedErrors(method, route.url, route.access, Boolean(requestBody?.content['multipart/form-data']));
     const operation: Operation = {
       tags: [tag],
-      summary: known?.operation.summary ?? route.schema?.summary ?? `${method} ${route.url}`,
+      summary: known?.operation.summary ?? route.schema?.summary ?? key,
       description: [accessText, route.schema?.description].filter(Boolean).join('\n\n'),
       operationId: `${method.toLowerCase()}${toOpenApiPath(route.url).replace(/[{}]/g, '').split(/[/-]/).filter(Boolean).map((p) => p[0].toUpperCase() + p.slice(1)).join('')}`,
       'x-permission': route.access,
       parameters: [...pathParameters(route.url), ...((known?.operation.parameters as Operation[] | undefined) ?? querystringParameters(route.schema?.querystring))],
-      ...(known?.operation.requestBody ? { requestBody: known.operation.requestBody } : route.schema?.body ? { requestBody: { content: { 'application/json': { schema: route.schema.body } } } } : {}),
-      responses: route.url === '/graphql' ? graphqlResponses(documentedErrors(method, route.url, route.access)) : {
-        ...((known?.operation.responses as Record<string, unknown> | undefined) ?? ROUTE_SUCCESS[`${method} ${route.url}`] ?? { 200: { description: 'Success' } }),
-        ...errorResponses(documentedErrors(method, route.url, route.access)),
+      ...(requestBody ? { requestBody } : {}),
+      responses: route.url === '/graphql' ? graphqlResponses(errors) : {
+        ...((known?.operation.responses as Record<string, unknown> | undefined) ?? ROUTE_SUCCESS[key] ?? { 200: { description: 'Success' } }),
+        ...errorResponses(errors),
       },
       ...(isPublic ? { security: [] } : {}),
     };

@@ -205,8 +205,10 @@ describe('list totals stay exact (they are cached until any write)', () => {
     expect(await total()).toBe(2);
     await server.del(`/api/tenants/${t._id}`);
     expect(await total()).toBe(1);
+    // Real timestamps: the list's answer is checked against the OpenAPI document (date-time).
+    const now = new Date().toISOString();
     await withOtherConnection(server.dataDir, (other) =>
-      other.run(other.kysely.insertInto('tenants').values({ _id: 'outside', name: 'Counted outside', createdAt: 'x', updatedAt: 'x' }).compile()),
+      other.run(other.kysely.insertInto('tenants').values({ _id: 'outside', name: 'Counted outside', createdAt: now, updatedAt: now }).compile()),
     );
     // Another process's write: seen at once on SQLite (data_version), on PostgreSQL as soon as the
     // server hears the table's change notification (milliseconds).
