@@ -193,7 +193,7 @@ describe.each(BACKENDS)(`OpenAPI contract over every operation (seed ${SEED}, ${
     }
     // GraphQL is one operation with many requests: a valid one is a small query.
     if (op.path === '/graphql') {
-      const query = valid ? rng.pick(['{ __typename }', '{ bots(limit: 1) { _id name } }', '{ me { _id } }']) : rng.pick(['{', '{ nope }', 'query { bots(limit: -1) { _id } }', 'mutation { nope }']);
+      const query = valid ? rng.pick(['{ __typename }', '{ botFind(limit: 1) { _id name } }', '{ botFind(orderBy: "nope") { _id } }']) : rng.pick(['{', '{ nope }', 'query { botFind(limit: -1) { _id } }', 'mutation { nope }']);
       if (op.method === 'GET') return { op, identity, url: `/graphql?${new URLSearchParams({ query })}`, init: {}, kind, mustRefuse: null };
       init = { headers: { 'content-type': 'application/json' }, body: JSON.stringify(rng.chance(0.9) ? { query } : { query: 42 }) };
     }
