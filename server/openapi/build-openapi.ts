@@ -69,6 +69,8 @@ const ROUTE_ERRORS: Record<string, string[]> = {
   'POST /api/users/password/recovery/complete': ['403'],
   'GET /files/exports/:name': ['403', '410'],
   'POST /api/rag/parse-file': ['422'],
+  // A GET that enqueues the training: 409 while one runs or when it is cancelled.
+  'GET /api/rag/train/:id': ['409'],
   'POST /api/rag/improve': ['502', '504'],
   'GET /files/*': ['403', '416'],
   'POST /api/chat/start': ['403'],

@@ -142,7 +142,7 @@ describe('the document says what the server answers and enforces', () => {
     expect(contract.match('GET', '/api/nowhere')).toBeNull();
     const status = contract.check({ method: 'GET', url: '/api/bots/abc', status: 418, contentType: 'application/json', body: { message: 'teapot' } });
     expect(status).toMatch(/GET \/api\/bots\/\{id\} \(getApiBotsId\) answered 418, which the OpenAPI document does not list/);
-    const shape = contract.check({ method: 'GET', url: '/api/bots', status: 200, contentType: 'application/json', body: { items: [{ _id: 1 }], total: 1 } });
+    const shape = contract.check({ method: 'GET', url: '/api/bots', status: 200, contentType: 'application/json', body: { items: [{ _id: 1, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' }], total: 1 } });
     expect(shape).toMatch(/GET \/api\/bots .*answered 200 with a body that does not match its schema: \/items\/0\/_id must be string \(schema #\/components\/schemas\/Bot\/properties\/_id\/type/);
     const error = contract.check({ method: 'DELETE', url: '/api/bots/abc', status: 409, contentType: 'application/json', body: { error: 'no message' } });
     expect(error).toMatch(/DELETE \/api\/bots\/\{id\} .*409 .*must have required property 'message'/);
