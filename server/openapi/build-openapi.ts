@@ -273,6 +273,7 @@ export function buildOpenApi(options: {
       properties: {
         message: { type: 'string' },
         i18nMessage: { type: 'string', description: 'Locale key of the message, when there is one' },
+        i18nParams: { type: 'object', description: 'Values of the message\'s placeholders (a 409\'s {count})' },
         requestId: { type: 'string', description: "The response's X-Request-Id (quote it when reporting a failure; the server's log line has it)" },
         inputErrors: {
           type: 'array',
