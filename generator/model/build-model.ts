@@ -110,7 +110,8 @@ function buildModel(m: Manifest, all: Map<string, Manifest>, enums: SharedEnums)
     },
     import: {
       formats: importable ? [...(m.import?.formats ?? DEFAULT_FORMATS)] : [],
-      fields: importable ? fields.filter((f) => byName.get(f.name)?.importable !== false).map((f) => f.name) : [],
+      // Listed even when the entity is not importable: formats says whether it is, this what it reads.
+      fields: fields.filter((f) => byName.get(f.name)?.importable !== false).map((f) => f.name),
     },
     dialog: { fullscreen: m.dialog?.fullscreen ?? false, maxWidth: m.dialog?.maxWidth ?? null, zIndex: m.dialog?.zIndex ?? 2000 },
     table: {

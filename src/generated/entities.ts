@@ -3502,7 +3502,11 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     },
     "import": {
       "formats": [],
-      "fields": []
+      "fields": [
+        "contact",
+        "bot",
+        "chats"
+      ]
     },
     "dialog": {
       "fullscreen": false,
@@ -7622,7 +7626,12 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     },
     "import": {
       "formats": [],
-      "fields": []
+      "fields": [
+        "name",
+        "childRoles",
+        "permissions",
+        "readonly"
+      ]
     },
     "dialog": {
       "fullscreen": false,
@@ -8013,7 +8022,17 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     },
     "import": {
       "formats": [],
-      "fields": []
+      "fields": [
+        "key",
+        "label",
+        "category",
+        "type",
+        "value",
+        "options",
+        "regex",
+        "prefix",
+        "suffix"
+      ]
     },
     "dialog": {
       "fullscreen": false,
@@ -8750,7 +8769,9 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     },
     "import": {
       "formats": [],
-      "fields": []
+      "fields": [
+        "name"
+      ]
     },
     "dialog": {
       "fullscreen": false,
@@ -8928,7 +8949,17 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     },
     "import": {
       "formats": [],
-      "fields": []
+      "fields": [
+        "name",
+        "username",
+        "password",
+        "email",
+        "phone",
+        "role",
+        "tenant",
+        "active",
+        "avatar"
+      ]
     },
     "dialog": {
       "fullscreen": false,
@@ -9679,7 +9710,14 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     },
     "import": {
       "formats": [],
-      "fields": []
+      "fields": [
+        "name",
+        "secret",
+        "ipv4",
+        "ipv6",
+        "user",
+        "createdBy"
+      ]
     },
     "dialog": {
       "fullscreen": false,

@@ -66,7 +66,7 @@ describe('README recipes, run in a scratch copy', () => {
     r.table = model.table.columns.includes('${FIELD}');
     r.filter = model.filters.some((f) => f.field === '${FIELD}');
     r.export = model.export.headers.includes('${FIELD}');
-    r.import = model.import.fields.includes('${FIELD}') || !model.flags.importable;
+    r.import = model.import.fields.includes('${FIELD}');
     const schema = JSON.parse(readFileSync('src/generated/schemas/' + model.name + '.schema.json', 'utf8'));
     r.form = Boolean(schema.properties?.${FIELD});
     const text = JSON.stringify(openapi.components?.schemas?.[model.typeName] ?? openapi.components?.schemas?.[model.typeName + 'Record'] ?? null);

@@ -71,7 +71,11 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     },
     "import": {
       "formats": [],
-      "fields": []
+      "fields": [
+        "name",
+        "email",
+        "active"
+      ]
     },
     "dialog": {
       "fullscreen": false,
