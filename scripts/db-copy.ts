@@ -25,6 +25,7 @@ import { RecoveryCodes } from '../server/identity/recovery-codes.ts';
 import { sqliteHandleOf } from '../server/db/sqlite-database.ts';
 import { PostgresFtsIndex } from '../server/rag/search/postgres-fts-index.ts';
 import { spanishTerms } from '../server/language/spanish-analyzer.ts';
+import { chunkLanguage, chunkTerms } from '../server/rag/search/index-terms.ts';
 import { SqliteFtsIndex } from '../server/rag/search/sqlite-fts-index.ts';
 
 interface ColumnInfo {
@@ -95,6 +96,7 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: Copy
       report.push({ table, source: total, target: 0 });
     }
     if (handle && tables.includes('rag_chunk')) rebuildSqliteFts(handle);
+    if (pool && tables.includes('rag_chunk')) await new PostgresFtsIndex(pool).analyseCopiedChunks();
     for (const entry of report) {
       entry.source = await countRows(source, entry.table);
       entry.target = await countRows(target, entry.table);
@@ -119,9 +121,18 @@ function rebuildSqliteFts(db: NonNullable<ReturnType<typeof sqliteHandleOf>>): v
       CREATE VIRTUAL TABLE IF NOT EXISTS ${fts}_vocab USING fts5vocab(${fts}, 'row');
     `);
     const insert = db.prepare(`INSERT INTO ${fts} (rowid, terms) VALUES (?, ?)`);
+    const setLanguage = db.prepare('UPDATE rag_chunk SET language = ? WHERE id = ?');
+    // An index trained before languages keeps its Spanish terms (SqliteFtsIndex searches it so).
+    const legacy = db.prepare('SELECT analyzer FROM rag_knowledge WHERE slot = ?').pluck().get(slot) === 0;
     db.transaction(() => {
-      for (const row of db.prepare('SELECT id, content FROM rag_chunk WHERE slot = ?').all(slot) as Array<{ id: number; content: string }>) {
-        insert.run(row.id, spanishTerms(row.content).join(' '));
+      for (const row of db.prepare('SELECT id, content, language FROM rag_chunk WHERE slot = ?').all(slot) as Array<{ id: number; content: string; language: string | null }>) {
+        if (legacy) {
+          insert.run(row.id, spanishTerms(row.content).join(' '));
+          continue;
+        }
+        const language = chunkLanguage(row.content, row.language);
+        if (language !== row.language) setLanguage.run(language, row.id);
+        insert.run(row.id, chunkTerms(row.content, language));
       }
     })();
     log(`${fts}: full-text index rebuilt`);

@@ -13,6 +13,8 @@ export interface SourcedChunk {
   hash: string;
   /** Source name, text title, file name or URL. */
   source: string;
+  /** The language chosen for the chunk's source or base (ISO 639-1); absent or null: detected. */
+  language?: string | null;
 }
 
 /** One search hit: the wire contract's (contract/rag/search-result.ts). */

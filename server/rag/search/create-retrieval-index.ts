@@ -33,7 +33,7 @@ export function createRetrievalIndex(database: Database, embedder: EmbeddingProv
   if (pool) {
     return {
       index: new PostgresFtsIndex(pool),
-      retrieval: 'postgres full text (tsvector, forja_es)',
+      retrieval: 'postgres full text (tsvector over per-language terms)',
       ...(embedder ? { warning: `pgvector not available: BM25 only (embedding model ${embedder.model} ignored)` } : {}),
     };
   }

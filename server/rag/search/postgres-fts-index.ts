@@ -2,19 +2,26 @@ import type pg from 'pg';
 import { RagError } from '../rag-error.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
-import { checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
+import { checkKnowledgeId, checkSearchInput, uniqueByHash } from './index-input.ts';
+import { ANALYZER_VERSION, chunkLanguage, chunkTerms, parseLanguages, queryTerms } from './index-terms.ts';
 
 /** Candidates ranked by ts_rank_cd in SQL per result asked for, before scoring in JS. */
 const CANDIDATES_PER_RESULT = 4;
-/** Text search configuration: Spanish stemming and stop words over unaccented words. */
-export const TS_CONFIG = 'forja_es';
+/**
+ * Text search configuration of the `tsv` column: `simple`, over terms the JS analyzers already made
+ * (index-terms.ts), so both engines search the same terms in every language.
+ */
+export const TS_CONFIG = 'simple';
+/** Chunks analysed per statement when an index from before languages is brought up to date. */
+const BACKFILL_BATCH = 500;
 
 /**
  * Full-text retrieval on PostgreSQL (tsvector + GIN), the same RetrievalIndex as SqliteFtsIndex and
  * the same tables (rag_knowledge, rag_chunk, so `npm run db:copy` moves a trained index as it is):
- * rag_chunk has a generated `tsv` column, to_tsvector('forja_es', content), where forja_es copies
- * the built-in `spanish` configuration with `unaccent` before the Spanish stemmer ("información"
- * and "informacion" match).
+ * rag_chunk holds each chunk's language and its `terms` from that language's analyzer
+ * (server/language, the same as SQLite's), and a generated `tsv` column, to_tsvector('simple',
+ * terms). An index from before languages (tsv over the content through `forja_es`) is brought up
+ * to date once, when the first instance starts (#upgrade).
  *
  * Score (0..1, comparable to the SQLite index's): candidates are ranked in SQL by ts_rank_cd; each
  * one's score is the share of the question it matches, weighted by inverse document frequency:
@@ -43,12 +50,6 @@ export class PostgresFtsIndex implements RetrievalIndex {
       await client.query('BEGIN');
       try {
         await client.query("SELECT pg_advisory_xact_lock(hashtext('forja:rag:schema'))");
-        await client.query('CREATE EXTENSION IF NOT EXISTS unaccent');
-        const { rowCount } = await client.query('SELECT 1 FROM pg_ts_config WHERE cfgname = $1', [TS_CONFIG]);
-        if (!rowCount) {
-          await client.query(`CREATE TEXT SEARCH CONFIGURATION ${TS_CONFIG} (COPY = spanish)`);
-          await client.query(`ALTER TEXT SEARCH CONFIGURATION ${TS_CONFIG} ALTER MAPPING FOR hword, hword_part, word WITH unaccent, spanish_stem`);
-        }
         await client.query(`
           CREATE TABLE IF NOT EXISTS rag_knowledge (
             knowledge_id TEXT PRIMARY KEY,
@@ -56,7 +57,9 @@ export class PostgresFtsIndex implements RetrievalIndex {
             generation BIGINT NOT NULL DEFAULT 0,
             rows BIGINT NOT NULL DEFAULT 0,
             chunks BIGINT NOT NULL DEFAULT 0,
-            trained_at TEXT
+            trained_at TEXT,
+            analyzer INTEGER NOT NULL DEFAULT ${ANALYZER_VERSION},
+            languages TEXT
           )`);
         await client.query(`
           CREATE TABLE IF NOT EXISTS rag_chunk (
@@ -66,9 +69,12 @@ export class PostgresFtsIndex implements RetrievalIndex {
             hash TEXT NOT NULL,
             content TEXT NOT NULL,
             source TEXT NOT NULL,
-            tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('${TS_CONFIG}', content)) STORED,
+            language TEXT,
+            terms TEXT,
+            tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('${TS_CONFIG}', COALESCE(terms, ''))) STORED,
             UNIQUE (slot, hash)
           )`);
+        await this.#upgrade(client);
         await client.query('CREATE INDEX IF NOT EXISTS rag_chunk_tsv ON rag_chunk USING GIN (tsv)');
         await client.query('COMMIT');
       } catch (error) {
@@ -109,10 +115,12 @@ export class PostgresFtsIndex implements RetrievalIndex {
       onProgress?.({ done, total });
       for (let start = 0; start < toAdd.length; start += this.#batchSize) {
         const batch = toAdd.slice(start, start + this.#batchSize);
+        const languages = batch.map((c) => chunkLanguage(c.content, c.language));
         await client.query(
-          `INSERT INTO rag_chunk (slot, generation, hash, content, source)
-           SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[])`,
-          [slot, staging, batch.map((c) => c.hash), batch.map((c) => c.content), batch.map((c) => c.source)],
+          `INSERT INTO rag_chunk (slot, generation, hash, content, source, language, terms)
+           SELECT $1, $2, * FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[])`,
+          [slot, staging, batch.map((c) => c.hash), batch.map((c) => c.content), batch.map((c) => c.source), languages,
+            batch.map((c, i) => chunkTerms(c.content, languages[i]))],
         );
         done += batch.length;
         onProgress?.({ done, total });
@@ -123,7 +131,9 @@ export class PostgresFtsIndex implements RetrievalIndex {
         for (const { id, source } of relabel) await client.query('UPDATE rag_chunk SET source = $1 WHERE id = $2', [source, id]);
         await client.query(
           `UPDATE rag_knowledge SET generation = $1, chunks = $2, trained_at = $3,
-             rows = (SELECT count(*) FROM rag_chunk WHERE slot = $4) WHERE slot = $4`,
+             rows = (SELECT count(*) FROM rag_chunk WHERE slot = $4),
+             languages = (SELECT string_agg(DISTINCT language, ',' ORDER BY language) FROM rag_chunk WHERE slot = $4)
+           WHERE slot = $4`,
           [staging, total, new Date().toISOString(), slot],
         );
         await client.query('COMMIT');
@@ -158,12 +168,10 @@ export class PostgresFtsIndex implements RetrievalIndex {
   async search(knowledgeId: string, query: string, options: SearchOptions): Promise<SearchResult[]> {
     const { maxResults, scoreThreshold } = checkSearchInput(knowledgeId, query, options);
     await this.ready();
-    const known = (await this.#pool.query('SELECT slot, generation FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])).rows[0];
+    const known = (await this.#pool.query('SELECT slot, generation, languages FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])).rows[0];
     if (!known || Number(known.generation) === 0) return [];
-    // The question's lexemes through the same configuration as the chunks.
-    const lexemes: string[] = (
-      await this.#pool.query(`SELECT array(SELECT unnest(tsvector_to_array(to_tsvector('${TS_CONFIG}', $1)))) AS lexemes`, [query])
-    ).rows[0].lexemes.slice(0, MAX_QUERY_TERMS);
+    // The question's terms in every language of the base (index-terms.ts), as the chunks' were made.
+    const lexemes = queryTerms(query, parseLanguages(known.languages));
     if (lexemes.length === 0) return [];
     // Document frequencies among live chunks (GIN index per lexeme) and the live chunk count.
     const stats = (
@@ -212,6 +220,68 @@ export class PostgresFtsIndex implements RetrievalIndex {
       await this.#pool.query('SELECT generation, chunks, trained_at AS "trainedAt" FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])
     ).rows[0];
     return row ? { generation: Number(row.generation), chunks: Number(row.chunks), trainedAt: row.trainedAt ?? null } : { chunks: 0, generation: 0, trainedAt: null };
+  }
+
+  /**
+   * Brings an index from before languages up to date, inside ready()'s transaction and lock: the
+   * columns are added, `tsv` is recomputed from the analysed terms, and every chunk is analysed in
+   * its detected language, in batches. Once per database; later starts find nothing to do.
+   */
+  async #upgrade(client: pg.PoolClient): Promise<void> {
+    const columns = new Set(
+      (await client.query("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'rag_chunk'")).rows.map((r) => r.column_name),
+    );
+    await client.query(`ALTER TABLE rag_knowledge ADD COLUMN IF NOT EXISTS analyzer INTEGER NOT NULL DEFAULT ${ANALYZER_VERSION}`);
+    await client.query('ALTER TABLE rag_knowledge ADD COLUMN IF NOT EXISTS languages TEXT');
+    if (!columns.has('terms')) {
+      await client.query('ALTER TABLE rag_chunk ADD COLUMN language TEXT, ADD COLUMN terms TEXT');
+      await client.query('ALTER TABLE rag_chunk DROP COLUMN tsv');
+      await client.query(`ALTER TABLE rag_chunk ADD COLUMN tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('${TS_CONFIG}', COALESCE(terms, ''))) STORED`);
+    }
+    await this.#analyseMissing(client);
+  }
+
+  /**
+   * Analyses the chunks that have no terms yet (an index from before languages, or rows copied in
+   * by `npm run db:copy` from SQLite, which keeps its terms elsewhere), then records each base's languages.
+   */
+  async #analyseMissing(client: pg.PoolClient): Promise<number> {
+    let analysed = 0;
+    for (;;) {
+      const rows = (await client.query(`SELECT id, content, language FROM rag_chunk WHERE terms IS NULL ORDER BY id LIMIT ${BACKFILL_BATCH}`)).rows as Array<{ id: string; content: string; language: string | null }>;
+      if (rows.length === 0) break;
+      const languages = rows.map((r) => chunkLanguage(r.content, r.language));
+      await client.query(
+        `UPDATE rag_chunk c SET language = u.language, terms = u.terms
+           FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, language, terms) WHERE c.id = u.id`,
+        [rows.map((r) => r.id), languages, rows.map((r, i) => chunkTerms(r.content, languages[i]))],
+      );
+      analysed += rows.length;
+    }
+    if (analysed > 0) {
+      await client.query(
+        `UPDATE rag_knowledge k SET analyzer = ${ANALYZER_VERSION},
+           languages = (SELECT string_agg(DISTINCT language, ',' ORDER BY language) FROM rag_chunk c WHERE c.slot = k.slot)`,
+      );
+    }
+    return analysed;
+  }
+
+  /** For `npm run db:copy`: analyses chunks copied in without terms; returns how many. */
+  async analyseCopiedChunks(): Promise<number> {
+    await this.ready();
+    return this.#withClient(async (client) => {
+      await client.query('BEGIN');
+      try {
+        await client.query("SELECT pg_advisory_xact_lock(hashtext('forja:rag:schema'))");
+        const analysed = await this.#analyseMissing(client);
+        await client.query('COMMIT');
+        return analysed;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    });
   }
 
   async #withClient<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {

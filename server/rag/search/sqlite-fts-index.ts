@@ -2,6 +2,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { RagError } from '../rag-error.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
 import { spanishTerms } from '../../language/spanish-analyzer.ts';
+import { ANALYZER_VERSION, chunkLanguage, chunkTerms, parseLanguages, queryTerms } from './index-terms.ts';
 import type { SqliteWriteGate } from '../../db/sqlite-database.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
 import { checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
@@ -23,6 +24,10 @@ export interface SqliteFtsIndexOptions {
 interface KnowledgeRow {
   slot: number;
   generation: number;
+  /** ANALYZER_VERSION the index was trained with (0: before languages). */
+  analyzer: number;
+  /** Languages of the live chunks, comma-separated; null before languages. */
+  languages: string | null;
   /** Rows in the FTS table, a training's staged rows included. */
   rows: number;
   /** Live chunks (those of the current generation). */
@@ -72,7 +77,11 @@ export class SqliteFtsIndex implements RetrievalIndex {
         UNIQUE (slot, hash)
       );
     `);
-    this.#getKnowledge = db.prepare('SELECT slot, generation, rows, chunks FROM rag_knowledge WHERE knowledge_id = ?');
+    // Columns added with languages; rows from before keep analyzer 0 until trained again.
+    addColumnIfMissing(db, 'rag_knowledge', 'analyzer', 'INTEGER NOT NULL DEFAULT 0');
+    addColumnIfMissing(db, 'rag_knowledge', 'languages', 'TEXT');
+    addColumnIfMissing(db, 'rag_chunk', 'language', 'TEXT');
+    this.#getKnowledge = db.prepare('SELECT slot, generation, rows, chunks, analyzer, languages FROM rag_knowledge WHERE knowledge_id = ?');
   }
 
   async replace(knowledgeId: string, chunks: readonly SourcedChunk[], onProgress?: ProgressCallback): Promise<ReplaceResult> {
@@ -85,6 +94,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
       const staging = live + 1;
       const fts = ftsTable(slot);
       await this.#write(() => this.#dropStaging(slot, live));
+      await this.#write(() => this.#upgradeAnalyzer(slot));
 
       const existing = new Map<string, { id: number; source: string }>();
       for (const row of db.prepare('SELECT id, hash, source FROM rag_chunk WHERE slot = ?').iterate(slot) as Iterable<{
@@ -109,14 +119,15 @@ export class SqliteFtsIndex implements RetrievalIndex {
       onProgress?.({ done, total });
 
       const insertChunk = db.prepare(
-        'INSERT INTO rag_chunk (slot, generation, hash, content, source) VALUES (?, ?, ?, ?, ?)',
+        'INSERT INTO rag_chunk (slot, generation, hash, content, source, language) VALUES (?, ?, ?, ?, ?, ?)',
       );
       const insertTerms = db.prepare(`INSERT INTO ${fts} (rowid, terms) VALUES (?, ?)`);
       const countRows = db.prepare('UPDATE rag_knowledge SET rows = rows + ? WHERE slot = ?');
       const writeBatch = db.transaction((batch: SourcedChunk[]) => {
         for (const chunk of batch) {
-          const { lastInsertRowid } = insertChunk.run(slot, staging, chunk.hash, chunk.content, chunk.source);
-          insertTerms.run(lastInsertRowid, spanishTerms(chunk.content).join(' '));
+          const language = chunkLanguage(chunk.content, chunk.language);
+          const { lastInsertRowid } = insertChunk.run(slot, staging, chunk.hash, chunk.content, chunk.source, language);
+          insertTerms.run(lastInsertRowid, chunkTerms(chunk.content, language));
         }
         countRows.run(batch.length, slot);
       });
@@ -138,9 +149,10 @@ export class SqliteFtsIndex implements RetrievalIndex {
           deleteTerms.run(id);
         }
         for (const { id, source } of relabel) updateSource.run(source, id);
+        const languages = db.prepare('SELECT DISTINCT language FROM rag_chunk WHERE slot = ? AND language IS NOT NULL ORDER BY language').pluck().all(slot) as string[];
         db.prepare(
-          'UPDATE rag_knowledge SET generation = ?, rows = rows - ?, chunks = ?, trained_at = ? WHERE slot = ?',
-        ).run(staging, removedIds.length, total, new Date().toISOString(), slot);
+          'UPDATE rag_knowledge SET generation = ?, rows = rows - ?, chunks = ?, trained_at = ?, languages = ? WHERE slot = ?',
+        ).run(staging, removedIds.length, total, new Date().toISOString(), languages.join(','), slot);
       }));
       return { total, added: toAdd.length, kept: total - toAdd.length, removed: removedIds.length };
     } finally {
@@ -171,7 +183,10 @@ export class SqliteFtsIndex implements RetrievalIndex {
     const { maxResults, scoreThreshold } = checkSearchInput(knowledgeId, query, options);
     const known = this.#getKnowledge.get(knowledgeId);
     if (!known || known.generation === 0) return [];
-    const terms = [...new Set(spanishTerms(query))].slice(0, MAX_QUERY_TERMS);
+    // An index trained before languages holds Spanish terms only, stored as they were.
+    const terms = known.analyzer === 0
+      ? [...new Set(spanishTerms(query))].slice(0, MAX_QUERY_TERMS)
+      : queryTerms(query, parseLanguages(known.languages));
     if (terms.length === 0) return [];
 
     const fts = ftsTable(known.slot);
@@ -238,8 +253,8 @@ export class SqliteFtsIndex implements RetrievalIndex {
       let row = this.#getKnowledge.get(knowledgeId);
       if (!row) {
         const slot = ((db.prepare('SELECT max(slot) FROM rag_knowledge').pluck().get() as number | null) ?? 0) + 1;
-        db.prepare('INSERT INTO rag_knowledge (knowledge_id, slot) VALUES (?, ?)').run(knowledgeId, slot);
-        row = { slot, generation: 0, rows: 0, chunks: 0 };
+        db.prepare('INSERT INTO rag_knowledge (knowledge_id, slot, analyzer) VALUES (?, ?, ?)').run(knowledgeId, slot, ANALYZER_VERSION);
+        row = { slot, generation: 0, rows: 0, chunks: 0, analyzer: ANALYZER_VERSION, languages: null };
       }
       const fts = ftsTable(row.slot);
       db.exec(`
@@ -247,6 +262,22 @@ export class SqliteFtsIndex implements RetrievalIndex {
         CREATE VIRTUAL TABLE IF NOT EXISTS ${fts}_vocab USING fts5vocab(${fts}, 'row');
       `);
       return row;
+    })();
+  }
+
+  /**
+   * An index trained with an older analysis cannot keep chunks by hash (their stored terms are the
+   * old ones): it is emptied once, and this training fills it anew. Searches find nothing until
+   * that training swaps in; it happens once per knowledge after an upgrade.
+   */
+  #upgradeAnalyzer(slot: number): void {
+    const db = this.#db;
+    const row = db.prepare('SELECT analyzer FROM rag_knowledge WHERE slot = ?').get(slot) as { analyzer: number } | undefined;
+    if (!row || row.analyzer >= ANALYZER_VERSION) return;
+    db.transaction(() => {
+      db.prepare('DELETE FROM rag_chunk WHERE slot = ?').run(slot);
+      db.exec(`DELETE FROM ${ftsTable(slot)}`);
+      db.prepare('UPDATE rag_knowledge SET rows = 0, chunks = 0, analyzer = ?, languages = NULL WHERE slot = ?').run(ANALYZER_VERSION, slot);
     })();
   }
 
@@ -262,6 +293,11 @@ export class SqliteFtsIndex implements RetrievalIndex {
       db.prepare('UPDATE rag_knowledge SET rows = rows - ? WHERE slot = ?').run(ids.length, slot);
     })();
   }
+}
+
+function addColumnIfMissing(db: Database, table: string, column: string, definition: string): void {
+  const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+  if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
 }
 
 /** Table names come from an integer slot, never from user input. */

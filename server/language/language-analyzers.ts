@@ -1,0 +1,170 @@
+import { stemmer as arabic } from '@orama/stemmers/arabic';
+import { stemmer as english } from '@orama/stemmers/english';
+import { stemmer as french } from '@orama/stemmers/french';
+import { stemmer as german } from '@orama/stemmers/german';
+import { stemmer as greek } from '@orama/stemmers/greek';
+import { stemmer as hindi } from '@orama/stemmers/indian';
+import { stemmer as italian } from '@orama/stemmers/italian';
+import { stemmer as portuguese } from '@orama/stemmers/portuguese';
+import { stemmer as romanian } from '@orama/stemmers/romanian';
+import { stemmer as russian } from '@orama/stemmers/russian';
+import { stemmer as turkish } from '@orama/stemmers/turkish';
+import { stopwords as arabicStop } from '@orama/stopwords/arabic';
+import { stopwords as englishStop } from '@orama/stopwords/english';
+import { stopwords as frenchStop } from '@orama/stopwords/french';
+import { stopwords as germanStop } from '@orama/stopwords/german';
+import { stopwords as greekStop } from '@orama/stopwords/greek';
+import { stopwords as hindiStop } from '@orama/stopwords/indian';
+import { stopwords as italianStop } from '@orama/stopwords/italian';
+import { stopwords as portugueseStop } from '@orama/stopwords/portuguese';
+import { stopwords as romanianStop } from '@orama/stopwords/romanian';
+import { stopwords as russianStop } from '@orama/stopwords/russian';
+import { stopwords as spanishStop } from '@orama/stopwords/spanish';
+import { stopwords as turkishStop } from '@orama/stopwords/turkish';
+import { foldDiacritics, spanishTerms } from './spanish-analyzer.ts';
+
+/**
+ * The languages retrieval analyses on its own terms (server/rag/README.md "Languages"). Any other
+ * text is still indexed by the fallback analyzer: words lower-cased, scripts without spaces as
+ * character bigrams.
+ */
+export const LANGUAGES = ['es', 'en', 'de', 'fr', 'it', 'pt', 'ro', 'ru', 'tr', 'ar', 'el', 'hi', 'vi', 'zh', 'ja', 'ko', 'th'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** One language's analysis: how a text becomes its search terms. */
+export interface LanguageAnalyzer {
+  terms(text: string): string[];
+  /** The stop words detection weighs (empty where the language is told by its script). */
+  readonly stopWords: ReadonlySet<string>;
+}
+
+/**
+ * Runs of letters, marks and digits: Devanagari vowel signs and Thai tone marks stay inside their
+ * word, as in the floor's analyzer (shared/retrieval/bm25_lang.py).
+ */
+const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/**
+ * Scripts written without spaces between words (Han, kana, Thai, Lao, Khmer, Myanmar) and Hangul,
+ * whose particles are glued to the noun: indexed as overlapping character bigrams, as Lucene's
+ * CJKAnalyzer does, so "退货政策" matches "退货" without a dictionary.
+ */
+const UNSPACED = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
+/** Words longer than this are not language (hashes, base64): kept whole, never stemmed. */
+const MAX_STEMMED_LENGTH = 40;
+const MEMO_LIMIT = 50_000;
+
+interface SnowballOptions {
+  stem: ((word: string) => string) | null;
+  stopWords: readonly string[];
+  /** Remove combining marks after stemming; false where marks tell words apart (Vietnamese, Hindi). */
+  fold: boolean;
+  /** Locale of lower-casing where it differs (Turkish dotted and dotless i). */
+  locale?: string;
+}
+
+/** Lower-case, split, drop stop words, stem, fold; unspaced scripts become bigrams. */
+function snowballAnalyzer({ stem, stopWords, fold, locale }: SnowballOptions): LanguageAnalyzer {
+  const lower = (text: string) => (locale ? text.toLocaleLowerCase(locale) : text.toLowerCase());
+  const stops = new Set(stopWords.map(lower));
+  // Stemming dominates training time and word frequencies are Zipfian: memoised, dropped when full.
+  const memo = new Map<string, string>();
+  const normalise = (word: string): string => {
+    let out = memo.get(word);
+    if (out !== undefined) return out;
+    out = word;
+    if (stem && word.length <= MAX_STEMMED_LENGTH && !/^\p{N}+$/u.test(word)) out = stem(word);
+    if (fold) out = foldDiacritics(out);
+    if (memo.size >= MEMO_LIMIT) memo.clear();
+    memo.set(word, out);
+    return out;
+  };
+  return {
+    stopWords: stops,
+    terms(text) {
+      const terms: string[] = [];
+      for (const match of lower(text.normalize('NFC')).matchAll(WORD)) {
+        const word = match[0];
+        if (UNSPACED.test(word)) {
+          pushBigrams(word, terms);
+          continue;
+        }
+        if (stops.has(word)) continue;
+        const term = normalise(word);
+        if (term) terms.push(term);
+      }
+      return terms;
+    },
+  };
+}
+
+/**
+ * Overlapping bigrams of the unspaced characters of a word; characters of other scripts inside it
+ * (Latin product names in Chinese text) stay words of their own.
+ */
+function pushBigrams(word: string, out: string[]): void {
+  let run: string[] = [];
+  let other = '';
+  const flushRun = () => {
+    if (run.length === 1) out.push(run[0]);
+    for (let i = 0; i + 1 < run.length; i++) out.push(run[i] + run[i + 1]);
+    run = [];
+  };
+  for (const ch of word) {
+    if (UNSPACED.test(ch)) {
+      if (other) out.push(other), (other = '');
+      run.push(ch);
+    } else if (/\p{M}/u.test(ch) && run.length > 0) {
+      // A Thai vowel or tone mark belongs to the consonant before it.
+      run[run.length - 1] += ch;
+    } else {
+      flushRun();
+      other += ch;
+    }
+  }
+  flushRun();
+  if (other) out.push(other);
+}
+
+const unspaced: LanguageAnalyzer = snowballAnalyzer({ stem: null, stopWords: [], fold: false });
+
+/** Spanish keeps its original analyzer, so indexes trained before languages existed stay valid. */
+const spanish: LanguageAnalyzer = {
+  stopWords: new Set(spanishStop),
+  terms: (text) => {
+    // Spanish text quoting Chinese: the unspaced runs still become bigrams.
+    if (!UNSPACED.test(text)) return spanishTerms(text);
+    return unspaced.terms(text).flatMap((t) => (UNSPACED.test(t) ? [t] : spanishTerms(t)));
+  },
+};
+
+/** Every language by its ISO 639-1 code; a missing code is a programming error, never a silent fallback. */
+export const LANGUAGE_ANALYZERS: Readonly<Record<Language, LanguageAnalyzer>> = {
+  es: spanish,
+  en: snowballAnalyzer({ stem: english, stopWords: englishStop, fold: true }),
+  de: snowballAnalyzer({ stem: german, stopWords: germanStop, fold: true }),
+  fr: snowballAnalyzer({ stem: french, stopWords: frenchStop, fold: true }),
+  it: snowballAnalyzer({ stem: italian, stopWords: italianStop, fold: true }),
+  pt: snowballAnalyzer({ stem: portuguese, stopWords: portugueseStop, fold: true }),
+  ro: snowballAnalyzer({ stem: romanian, stopWords: romanianStop, fold: true }),
+  ru: snowballAnalyzer({ stem: russian, stopWords: russianStop, fold: true }),
+  tr: snowballAnalyzer({ stem: turkish, stopWords: turkishStop, fold: true, locale: 'tr' }),
+  ar: snowballAnalyzer({ stem: arabic, stopWords: arabicStop, fold: true }),
+  el: snowballAnalyzer({ stem: greek, stopWords: greekStop, fold: true }),
+  hi: snowballAnalyzer({ stem: hindi, stopWords: hindiStop, fold: false }),
+  // Vietnamese marks distinguish words (ma, mà, má, mả, mã, mạ): never folded, no stemmer.
+  vi: snowballAnalyzer({ stem: null, stopWords: [], fold: false }),
+  zh: unspaced,
+  ja: unspaced,
+  ko: unspaced,
+  th: unspaced,
+};
+
+export function analyzerOf(language: Language): LanguageAnalyzer {
+  const analyzer = LANGUAGE_ANALYZERS[language];
+  if (!analyzer) throw new Error(`No analyzer for language "${language}": add it to LANGUAGE_ANALYZERS in server/language/language-analyzers.ts`);
+  return analyzer;
+}

@@ -1,0 +1,82 @@
+import { analyzerOf, isLanguage, type Language } from '../../language/language-analyzers.ts';
+import { detectLanguage } from '../../language/detect-language.ts';
+import { MAX_QUERY_TERMS } from './index-input.ts';
+
+/**
+ * Version of the analysis stored in an index. 0: every chunk through the Spanish analyzer (before
+ * languages); 1: each chunk through its own language's analyzer, terms encoded by `encodeTerm`.
+ * An index trained with an older version is searched the old way until it is trained again, which
+ * then rebuilds it whole (server/rag/README.md "Languages").
+ */
+export const ANALYZER_VERSION = 1;
+/** The language assumed when a text says too little and nothing overrides it. */
+export const DEFAULT_LANGUAGE: Language = 'es';
+
+/** The language a chunk is analysed in: the source's or base's choice, else detected. */
+export function chunkLanguage(content: string, override: string | null | undefined): Language {
+  return isLanguage(override) ? override : detectLanguage(content, DEFAULT_LANGUAGE);
+}
+
+/** A chunk's terms as stored in the full-text column: encoded, space-separated. */
+export function chunkTerms(content: string, language: Language): string {
+  return analyzerOf(language).terms(content).map(encodeTerm).join(' ');
+}
+
+/**
+ * A question's terms, analysed in every language of the base and in its own detected language,
+ * deduplicated: a short question detects poorly, and a term of a language absent from the base
+ * matches nothing, so the union costs nothing in precision (server/rag/README.md "Languages").
+ */
+export function queryTerms(query: string, baseLanguages: readonly Language[]): string[] {
+  const languages = new Set<Language>(baseLanguages);
+  languages.add(detectLanguage(query, baseLanguages[0] ?? DEFAULT_LANGUAGE));
+  const terms = new Set<string>();
+  for (const language of languages) {
+    for (const term of analyzerOf(language).terms(query)) {
+      terms.add(encodeTerm(term));
+      if (terms.size >= MAX_QUERY_TERMS) return [...terms];
+    }
+  }
+  return [...terms];
+}
+
+/** Parses a stored language list ("en,es"), ignoring anything unknown; empty means "before languages". */
+export function parseLanguages(stored: string | null | undefined): Language[] {
+  if (!stored) return [];
+  return stored.split(',').filter(isLanguage);
+}
+
+const ASCII_TERM = /^[a-z0-9]+$/;
+const encoded = new Map<string, string>();
+const ENCODED_MEMO_LIMIT = 100_000;
+
+/**
+ * Terms are stored as plain ASCII words so both engines' tokenizers (FTS5 unicode61, PostgreSQL's
+ * `simple` parser) keep each one whole and untouched: an ASCII term as it is, any other as "zz"
+ * and a 53-bit hash of it. Without this, FTS5 would fold Vietnamese marks again and PostgreSQL's
+ * parser would split Devanagari words at their vowel signs.
+ */
+export function encodeTerm(term: string): string {
+  if (ASCII_TERM.test(term)) return term;
+  let out = encoded.get(term);
+  if (out === undefined) {
+    out = `zz${hash53(term).toString(36)}`;
+    if (encoded.size >= ENCODED_MEMO_LIMIT) encoded.clear();
+    encoded.set(term, out);
+  }
+  return out;
+}
+
+/** cyrb53: a fast, well-mixed 53-bit string hash (collisions are negligible at index sizes). */
+function hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
