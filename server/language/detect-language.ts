@@ -19,11 +19,12 @@ const VIETNAMESE = /[đơưĐƠƯ\u1ea0-\u1ef9]/u;
 /** Letters that point at one Latin language; each counts like a few stop words. */
 const LETTER_HINTS: ReadonlyArray<readonly [Language, RegExp]> = [
   ['es', /[ñ¿¡]/u],
-  ['de', /[ßäöü]/u],
-  ['fr', /[çèêëœù]/u],
+  // ü and ö are Turkish too: only the letters German alone uses here.
+  ['de', /[ßä]/u],
+  ['fr', /[èëœù]/u],
   ['pt', /[ãõ]/u],
   ['ro', /[ășțâî]/u],
-  ['tr', /[ğışİ]/u],
+  ['tr', /[ğıİş]/u],
 ];
 const LATIN: readonly Language[] = ['es', 'en', 'de', 'fr', 'it', 'pt', 'ro', 'tr'];
 const WORD = /\p{L}+/gu;
@@ -53,6 +54,11 @@ const STOP_WEIGHTS: ReadonlyMap<string, ReadonlyArray<readonly [Language, number
  * Linear in the sample, so a chunk of any size costs the same.
  */
 export function detectLanguage(text: string, fallback: Language): Language {
+  return detectLanguageOrNull(text, fallback) ?? fallback;
+}
+
+/** As detectLanguage, but null when the text says too little to tell (`fallback` only breaks ties). */
+export function detectLanguageOrNull(text: string, fallback: Language | null = null): Language | null {
   const sample = text.length > SAMPLE_LENGTH ? text.slice(0, SAMPLE_LENGTH) : text;
   const scriptCounts = new Map<Language, number>();
   let letters = 0;
@@ -69,7 +75,7 @@ export function detectLanguage(text: string, fallback: Language): Language {
       }
     }
   }
-  if (letters === 0) return fallback;
+  if (letters === 0) return null;
   // Japanese mixes kana with Han: any real share of kana makes it Japanese, not Chinese.
   const kana = scriptCounts.get('ja') ?? 0;
   const han = scriptCounts.get('zh') ?? 0;
@@ -81,7 +87,7 @@ export function detectLanguage(text: string, fallback: Language): Language {
     if (count > bestCount) (best = language), (bestCount = count);
   }
   if (best && bestCount >= letters * 0.3) return best;
-  if (vietnamese >= 2 && vietnamese >= letters * 0.02) return 'vi';
+  if (vietnamese >= 1 && vietnamese >= letters * 0.02) return 'vi';
 
   const scores = new Map<Language, number>();
   const lower = sample.toLowerCase();
@@ -92,7 +98,7 @@ export function detectLanguage(text: string, fallback: Language): Language {
   }
   for (const ch of lower) {
     if (ch.charCodeAt(0) < 0xa1) continue;
-    for (const [language, pattern] of LETTER_HINTS) if (pattern.test(ch)) scores.set(language, (scores.get(language) ?? 0) + 0.5);
+    for (const [language, pattern] of LETTER_HINTS) if (pattern.test(ch)) scores.set(language, (scores.get(language) ?? 0) + 1);
   }
   let latin: Language | null = null;
   let latinScore = 0;
@@ -101,5 +107,5 @@ export function detectLanguage(text: string, fallback: Language): Language {
     // Ties keep the earlier language; the fallback wins any tie it is part of.
     if (score > latinScore || (score === latinScore && score > 0 && language === fallback)) (latin = language), (latinScore = score);
   }
-  return latin && latinScore >= 1 ? latin : fallback;
+  return latin && latinScore >= 1 ? latin : null;
 }

@@ -38,7 +38,7 @@ export function isLanguage(value: unknown): value is Language {
 /** One language's analysis: how a text becomes its search terms. */
 export interface LanguageAnalyzer {
   terms(text: string): string[];
-  /** The stop words detection weighs (empty where the language is told by its script). */
+  /** The language's stop words, for detection (detect-language.ts); not dropped from the terms. */
   readonly stopWords: ReadonlySet<string>;
 }
 
@@ -59,6 +59,7 @@ const MEMO_LIMIT = 50_000;
 
 interface SnowballOptions {
   stem: ((word: string) => string) | null;
+  /** For detection only. */
   stopWords: readonly string[];
   /** Remove combining marks after stemming; false where marks tell words apart (Vietnamese, Hindi). */
   fold: boolean;
@@ -66,7 +67,11 @@ interface SnowballOptions {
   locale?: string;
 }
 
-/** Lower-case, split, drop stop words, stem, fold; unspaced scripts become bigrams. */
+/**
+ * Lower-case, split, stem, fold; unspaced scripts become bigrams. Stop words are kept: BM25's idf
+ * (bm25-score.ts) already weighs them near nothing, and dropping them measurably lost answers in
+ * English, German and Arabic ("how long", "get help"); the list serves detection only.
+ */
 function snowballAnalyzer({ stem, stopWords, fold, locale }: SnowballOptions): LanguageAnalyzer {
   const lower = (text: string) => (locale ? text.toLocaleLowerCase(locale) : text.toLowerCase());
   const stops = new Set(stopWords.map(lower));
@@ -92,7 +97,6 @@ function snowballAnalyzer({ stem, stopWords, fold, locale }: SnowballOptions): L
           pushBigrams(word, terms);
           continue;
         }
-        if (stops.has(word)) continue;
         const term = normalise(word);
         if (term) terms.push(term);
       }

@@ -1,5 +1,5 @@
 import { analyzerOf, isLanguage, type Language } from '../../language/language-analyzers.ts';
-import { detectLanguage } from '../../language/detect-language.ts';
+import { detectLanguage, detectLanguageOrNull } from '../../language/detect-language.ts';
 import { MAX_QUERY_TERMS } from './index-input.ts';
 
 /**
@@ -23,13 +23,18 @@ export function chunkTerms(content: string, language: Language): string {
 }
 
 /**
- * A question's terms, analysed in every language of the base and in its own detected language,
- * deduplicated: a short question detects poorly, and a term of a language absent from the base
- * matches nothing, so the union costs nothing in precision (server/rag/README.md "Languages").
+ * A question's terms, in its own language when it tells (its script, its stop words) and the base
+ * holds that language; otherwise ("iPhone 15 batería") in every language of the base as well,
+ * deduplicated: a word analysed by another language's stemmer mostly yields a term no chunk holds
+ * (server/rag/README.md "Languages").
  */
 export function queryTerms(query: string, baseLanguages: readonly Language[]): string[] {
-  const languages = new Set<Language>(baseLanguages);
-  languages.add(detectLanguage(query, baseLanguages[0] ?? DEFAULT_LANGUAGE));
+  const detected = detectLanguageOrNull(query, baseLanguages[0] ?? null);
+  const languages = new Set<Language>(baseLanguages.length > 0 ? baseLanguages : [DEFAULT_LANGUAGE]);
+  // A language the base holds is the question's: its terms alone. One it does not hold may be a
+  // misreading of a short question (Portuguese read as Spanish): the base's languages stay too.
+  if (detected && languages.has(detected)) languages.clear();
+  if (detected) languages.add(detected);
   const terms = new Set<string>();
   for (const language of languages) {
     for (const term of analyzerOf(language).terms(query)) {

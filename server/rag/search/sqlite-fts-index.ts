@@ -5,10 +5,13 @@ import { spanishTerms } from '../../language/spanish-analyzer.ts';
 import { ANALYZER_VERSION, chunkLanguage, chunkTerms, parseLanguages, queryTerms } from './index-terms.ts';
 import type { SqliteWriteGate } from '../../db/sqlite-database.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
-import { checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
+import { CANDIDATES_PER_RESULT, checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
+import { bm25Score, fullMatchOf, type Bm25Stats } from './bm25-score.ts';
 
 /** FTS5's bm25() floor for terms found in more than half the rows (fts5_aux.c). */
 const FTS5_MIN_IDF = 1e-6;
+/** Candidates FTS5 hands to the BM25 ranking at the least, whatever maxResults asks. */
+const MIN_CANDIDATES = 50;
 
 export interface SqliteFtsIndexOptions {
   /** Chunks written per transaction while training; searches run between batches. */
@@ -53,6 +56,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
   readonly #write: SqliteWriteGate;
   readonly #training = new Set<string>();
   readonly #getKnowledge: Statement<[string], KnowledgeRow>;
+  readonly #averageLengths = new Map<number, { generation: number; average: number }>();
 
   constructor(db: Database, options: SqliteFtsIndexOptions = {}) {
     this.#db = db;
@@ -172,6 +176,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
         db.prepare('DELETE FROM rag_chunk WHERE slot = ?').run(known.slot);
         db.exec(`DROP TABLE IF EXISTS ${ftsTable(known.slot)}_vocab; DROP TABLE IF EXISTS ${ftsTable(known.slot)};`);
         db.prepare('DELETE FROM rag_knowledge WHERE slot = ?').run(known.slot);
+        this.#averageLengths.delete(known.slot);
         return { removed: changes };
       }));
     } finally {
@@ -183,17 +188,63 @@ export class SqliteFtsIndex implements RetrievalIndex {
     const { maxResults, scoreThreshold } = checkSearchInput(knowledgeId, query, options);
     const known = this.#getKnowledge.get(knowledgeId);
     if (!known || known.generation === 0) return [];
-    // An index trained before languages holds Spanish terms only, stored as they were.
-    const terms = known.analyzer === 0
-      ? [...new Set(spanishTerms(query))].slice(0, MAX_QUERY_TERMS)
-      : queryTerms(query, parseLanguages(known.languages));
+    if (known.analyzer === 0) return this.#searchLegacy(known, query, maxResults, scoreThreshold);
+    const terms = queryTerms(query, parseLanguages(known.languages));
     if (terms.length === 0) return [];
-
     const fts = ftsTable(known.slot);
-    // The score's denominator (README "What the score means"): the relevance of a chunk holding
-    // each query term that occurs in this knowledge base once, at average length. Terms found in
-    // no chunk cannot be matched by any chunk and are left out, so words like "cuesta" or "tienda"
-    // in a natural question do not sink every score below the threshold.
+    const docFrequency = this.#db.prepare(`SELECT doc FROM ${fts}_vocab WHERE term = ?`).pluck();
+    const documentFrequency = new Map<string, number>();
+    for (const term of terms) {
+      const n = (docFrequency.get(term) as number | undefined) ?? 0;
+      if (n > 0) documentFrequency.set(term, n);
+    }
+    if (documentFrequency.size === 0) return [];
+    const stats: Bm25Stats = { chunks: known.rows, averageLength: this.#averageLength(known), documentFrequency };
+    const fullMatch = fullMatchOf(stats);
+    // Each term is a quoted FTS5 string, so operators typed by users are searched as words, never
+    // parsed. FTS5 picks the candidates (its own bm25 order, inside the virtual table, before any
+    // join); bm25-score.ts ranks and scores them as Lucene would. Rows of a training in progress
+    // (above the live generation) can take candidate places: ask for that many more.
+    const match = [...documentFrequency.keys()].map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
+    const staging = known.rows - known.chunks;
+    const candidates = Math.max(maxResults * CANDIDATES_PER_RESULT, MIN_CANDIDATES) + staging;
+    const rows = this.#db
+      .prepare(
+        `SELECT c.id, c.content, c.source, c.hash, m.terms
+           FROM (SELECT rowid, rank, terms FROM ${fts} WHERE ${fts} MATCH ? ORDER BY rank LIMIT ?) AS m
+           JOIN rag_chunk c ON c.id = m.rowid
+          WHERE c.generation <= ?
+          ORDER BY m.rank, c.id`,
+      )
+      .all(match, candidates, known.generation) as Array<{ id: number; content: string; source: string; hash: string; terms: string }>;
+    return rows
+      .map((row, order) => ({ row, order, score: bm25Score(row.terms, stats, fullMatch) }))
+      .filter(({ score }) => score >= scoreThreshold)
+      .sort((a, b) => b.score - a.score || a.order - b.order)
+      .slice(0, maxResults)
+      .map(({ row, score }) => ({ content: row.content, score: Math.min(1, score), source: row.source, hash: row.hash }));
+  }
+
+  /** Average length in terms of the live chunks, computed once per trained generation. */
+  #averageLength(known: KnowledgeRow): number {
+    const cached = this.#averageLengths.get(known.slot);
+    if (cached && cached.generation === known.generation) return cached.average;
+    const average = (this.#db
+      .prepare(
+        `SELECT avg(length(f.terms) - length(replace(f.terms, ' ', '')) + 1) FROM ${ftsTable(known.slot)} f
+           JOIN rag_chunk c ON c.id = f.rowid WHERE c.generation <= ?`,
+      )
+      .pluck()
+      .get(known.generation) as number | null) ?? 1;
+    this.#averageLengths.set(known.slot, { generation: known.generation, average });
+    return average;
+  }
+
+  /** An index trained before languages: Spanish terms, FTS5's bm25 (as it was searched then). */
+  #searchLegacy(known: KnowledgeRow, query: string, maxResults: number, scoreThreshold: number): SearchResult[] {
+    const terms = [...new Set(spanishTerms(query))].slice(0, MAX_QUERY_TERMS);
+    if (terms.length === 0) return [];
+    const fts = ftsTable(known.slot);
     const docFrequency = this.#db.prepare(`SELECT doc FROM ${fts}_vocab WHERE term = ?`).pluck();
     let fullMatch = 0;
     for (const term of terms) {
@@ -201,12 +252,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
       if (n > 0) fullMatch += Math.max(Math.log((known.rows - n + 0.5) / (n + 0.5)), FTS5_MIN_IDF);
     }
     if (fullMatch === 0) return [];
-    // Each term is a quoted FTS5 string ("" doubles a quote), so operators typed by users
-    // (NEAR, OR, *, -, parentheses, column filters) are searched as words, never parsed.
     const match = terms.map((term) => `"${term.replaceAll('"', '""')}"`).join(' OR ');
-    // FTS5 ranks inside the virtual table (ORDER BY rank LIMIT) before anything is joined, so the
-    // cost is one bm25 per matching row plus a join for a handful of candidates. Rows of a training
-    // in progress (above the live generation) can occupy candidate places: ask for that many more.
     const staging = known.rows - known.chunks;
     const rows = this.#db
       .prepare(

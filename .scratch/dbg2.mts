@@ -1,0 +1,13 @@
+import Database from 'better-sqlite3';
+import { readQaSet } from '../tests/helpers/multilingual-retrieval.ts';
+import { SqliteFtsIndex } from '../server/rag/search/sqlite-fts-index.ts';
+import { sha256Hex } from '../server/rag/chunk/sha256-hex.ts';
+import { queryTerms } from '../server/rag/search/index-terms.ts';
+const set = readQaSet('en');
+const db = new Database(':memory:'); const idx = new SqliteFtsIndex(db);
+await idx.replace('k', set.items.map((it,i)=>({content: it.context, hash: sha256Hex(it.context), source: String(i)})));
+const q = 'Will I be charged again after cancelling?';
+console.log(queryTerms(q, ['en']));
+console.log((await idx.search('k', q, {maxResults: 5, scoreThreshold: 0})).map(r=>[r.source, r.score]));
+console.log(db.prepare("select * from rag_knowledge").all());
+console.log(db.prepare("select term, doc, cnt from rag_fts_1_vocab where term in ('will','i','be','charg','again','after','cancel')").all());
