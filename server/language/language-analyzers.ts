@@ -9,18 +9,6 @@ import { stemmer as portuguese } from '@orama/stemmers/portuguese';
 import { stemmer as romanian } from '@orama/stemmers/romanian';
 import { stemmer as russian } from '@orama/stemmers/russian';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
-import { stopwords as arabicStop } from '@orama/stopwords/arabic';
-import { stopwords as englishStop } from '@orama/stopwords/english';
-import { stopwords as frenchStop } from '@orama/stopwords/french';
-import { stopwords as germanStop } from '@orama/stopwords/german';
-import { stopwords as greekStop } from '@orama/stopwords/greek';
-import { stopwords as hindiStop } from '@orama/stopwords/indian';
-import { stopwords as italianStop } from '@orama/stopwords/italian';
-import { stopwords as portugueseStop } from '@orama/stopwords/portuguese';
-import { stopwords as romanianStop } from '@orama/stopwords/romanian';
-import { stopwords as russianStop } from '@orama/stopwords/russian';
-import { stopwords as spanishStop } from '@orama/stopwords/spanish';
-import { stopwords as turkishStop } from '@orama/stopwords/turkish';
 import { foldDiacritics, spanishTerms } from './spanish-analyzer.ts';
 
 /**
@@ -38,8 +26,6 @@ export function isLanguage(value: unknown): value is Language {
 /** One language's analysis: how a text becomes its search terms. */
 export interface LanguageAnalyzer {
   terms(text: string): string[];
-  /** The language's stop words, for detection (detect-language.ts); not dropped from the terms. */
-  readonly stopWords: ReadonlySet<string>;
 }
 
 /**
@@ -59,8 +45,6 @@ const MEMO_LIMIT = 50_000;
 
 interface SnowballOptions {
   stem: ((word: string) => string) | null;
-  /** For detection only. */
-  stopWords: readonly string[];
   /** Remove combining marks after stemming; false where marks tell words apart (Vietnamese, Hindi). */
   fold: boolean;
   /** Locale of lower-casing where it differs (Turkish dotted and dotless i). */
@@ -70,11 +54,10 @@ interface SnowballOptions {
 /**
  * Lower-case, split, stem, fold; unspaced scripts become bigrams. Stop words are kept: BM25's idf
  * (bm25-score.ts) already weighs them near nothing, and dropping them measurably lost answers in
- * English, German and Arabic ("how long", "get help"); the list serves detection only.
+ * English, German and Arabic ("how long", "get help").
  */
-function snowballAnalyzer({ stem, stopWords, fold, locale }: SnowballOptions): LanguageAnalyzer {
+function snowballAnalyzer({ stem, fold, locale }: SnowballOptions): LanguageAnalyzer {
   const lower = (text: string) => (locale ? text.toLocaleLowerCase(locale) : text.toLowerCase());
-  const stops = new Set(stopWords.map(lower));
   // Stemming dominates training time and word frequencies are Zipfian: memoised, dropped when full.
   const memo = new Map<string, string>();
   const normalise = (word: string): string => {
@@ -88,7 +71,6 @@ function snowballAnalyzer({ stem, stopWords, fold, locale }: SnowballOptions): L
     return out;
   };
   return {
-    stopWords: stops,
     terms(text) {
       const terms: string[] = [];
       for (const match of lower(text.normalize('NFC')).matchAll(WORD)) {
@@ -133,11 +115,10 @@ function pushBigrams(word: string, out: string[]): void {
   if (other) out.push(other);
 }
 
-const unspaced: LanguageAnalyzer = snowballAnalyzer({ stem: null, stopWords: [], fold: false });
+const unspaced: LanguageAnalyzer = snowballAnalyzer({ stem: null, fold: false });
 
 /** Spanish keeps its original analyzer, so indexes trained before languages existed stay valid. */
 const spanish: LanguageAnalyzer = {
-  stopWords: new Set(spanishStop),
   terms: (text) => {
     // Spanish text quoting Chinese: the unspaced runs still become bigrams.
     if (!UNSPACED.test(text)) return spanishTerms(text);
@@ -148,19 +129,19 @@ const spanish: LanguageAnalyzer = {
 /** Every language by its ISO 639-1 code; a missing code is a programming error, never a silent fallback. */
 export const LANGUAGE_ANALYZERS: Readonly<Record<Language, LanguageAnalyzer>> = {
   es: spanish,
-  en: snowballAnalyzer({ stem: english, stopWords: englishStop, fold: true }),
-  de: snowballAnalyzer({ stem: german, stopWords: germanStop, fold: true }),
-  fr: snowballAnalyzer({ stem: french, stopWords: frenchStop, fold: true }),
-  it: snowballAnalyzer({ stem: italian, stopWords: italianStop, fold: true }),
-  pt: snowballAnalyzer({ stem: portuguese, stopWords: portugueseStop, fold: true }),
-  ro: snowballAnalyzer({ stem: romanian, stopWords: romanianStop, fold: true }),
-  ru: snowballAnalyzer({ stem: russian, stopWords: russianStop, fold: true }),
-  tr: snowballAnalyzer({ stem: turkish, stopWords: turkishStop, fold: true, locale: 'tr' }),
-  ar: snowballAnalyzer({ stem: arabic, stopWords: arabicStop, fold: true }),
-  el: snowballAnalyzer({ stem: greek, stopWords: greekStop, fold: true }),
-  hi: snowballAnalyzer({ stem: hindi, stopWords: hindiStop, fold: false }),
+  en: snowballAnalyzer({ stem: english, fold: true }),
+  de: snowballAnalyzer({ stem: german, fold: true }),
+  fr: snowballAnalyzer({ stem: french, fold: true }),
+  it: snowballAnalyzer({ stem: italian, fold: true }),
+  pt: snowballAnalyzer({ stem: portuguese, fold: true }),
+  ro: snowballAnalyzer({ stem: romanian, fold: true }),
+  ru: snowballAnalyzer({ stem: russian, fold: true }),
+  tr: snowballAnalyzer({ stem: turkish, fold: true, locale: 'tr' }),
+  ar: snowballAnalyzer({ stem: arabic, fold: true }),
+  el: snowballAnalyzer({ stem: greek, fold: true }),
+  hi: snowballAnalyzer({ stem: hindi, fold: false }),
   // Vietnamese marks distinguish words (ma, mà, má, mả, mã, mạ): never folded, no stemmer.
-  vi: snowballAnalyzer({ stem: null, stopWords: [], fold: false }),
+  vi: snowballAnalyzer({ stem: null, fold: false }),
   zh: unspaced,
   ja: unspaced,
   ko: unspaced,

@@ -3,10 +3,12 @@ import { RagError } from '../rag-error.ts';
 import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
 import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
 import { checkKnowledgeId, checkSearchInput, uniqueByHash } from './index-input.ts';
+import { bm25Score, fullMatchOf, type Bm25Stats } from './bm25-score.ts';
 import { ANALYZER_VERSION, chunkLanguage, chunkTerms, parseLanguages, queryTerms } from './index-terms.ts';
 
-/** Candidates ranked by ts_rank_cd in SQL per result asked for, before scoring in JS. */
+/** Candidates ranked by ts_rank_cd in SQL per result asked for (at least MIN_CANDIDATES), before BM25 in JS. */
 const CANDIDATES_PER_RESULT = 4;
+const MIN_CANDIDATES = 50;
 /**
  * Text search configuration of the `tsv` column: `simple`, over terms the JS analyzers already made
  * (index-terms.ts), so both engines search the same terms in every language.
@@ -23,11 +25,9 @@ const BACKFILL_BATCH = 500;
  * terms). An index from before languages (tsv over the content through `forja_es`) is brought up
  * to date once, when the first instance starts (#upgrade).
  *
- * Score (0..1, comparable to the SQLite index's): candidates are ranked in SQL by ts_rank_cd; each
- * one's score is the share of the question it matches, weighted by inverse document frequency:
- * sum(idf of the query lexemes the chunk holds) / sum(idf of the query lexemes found in this
- * knowledge base at all), idf = ln((N - n + 0.5) / (n + 0.5)) floored at 1e-6 as in FTS5. Term
- * frequency and length do not move the score (they order ties, through ts_rank_cd).
+ * Score (0..1, the same as the SQLite index's): the GIN index finds candidates, ranked in SQL by
+ * ts_rank_cd; bm25-score.ts ranks and scores them by BM25 over their stored terms, with document
+ * frequencies counted among the live chunks.
  *
  * Several instances: training and clearing hold a PostgreSQL advisory lock per knowledge for
  * their whole run, so a second instance asked to train the same knowledge answers 409 instead of
@@ -37,6 +37,7 @@ const BACKFILL_BATCH = 500;
 export class PostgresFtsIndex implements RetrievalIndex {
   readonly #pool: pg.Pool;
   readonly #batchSize: number;
+  readonly #averageLengths = new Map<string, { generation: number; average: number }>();
   #ready: Promise<void> | null = null;
 
   constructor(pool: pg.Pool, options: { batchSize?: number } = {}) {
@@ -184,33 +185,44 @@ export class PostgresFtsIndex implements RetrievalIndex {
     const chunkCount = Number(
       (await this.#pool.query('SELECT count(*) AS n FROM rag_chunk WHERE slot = $1 AND generation <= $2', [known.slot, known.generation])).rows[0].n,
     );
-    const idf = new Map<string, number>();
-    for (const { lexeme, n } of stats) if (n > 0) idf.set(lexeme, Math.max(Math.log((chunkCount - n + 0.5) / (n + 0.5)), 1e-6));
-    const fullMatch = [...idf.values()].reduce((a, b) => a + b, 0);
-    if (fullMatch === 0) return [];
-    // OR of the lexemes, quoted so operators typed by users are words, never tsquery syntax.
-    const tsquery = [...idf.keys()].map((l) => `'${l.replaceAll("'", "''")}'`).join(' | ');
+    const documentFrequency = new Map<string, number>();
+    for (const { lexeme, n } of stats) if (Number(n) > 0) documentFrequency.set(lexeme, Number(n));
+    if (documentFrequency.size === 0) return [];
+    const bm25: Bm25Stats = { chunks: chunkCount, averageLength: await this.#averageLength(known.slot, Number(known.generation)), documentFrequency };
+    const fullMatch = fullMatchOf(bm25);
+    // OR of the terms, quoted so operators typed by users are words, never tsquery syntax. The GIN
+    // index picks candidates (ts_rank_cd order); bm25-score.ts ranks and scores them, as on SQLite.
+    const tsquery = [...documentFrequency.keys()].map((l) => `'${l.replaceAll("'", "''")}'`).join(' | ');
     const rows = (
       await this.#pool.query(
-        `SELECT content, source, hash, tsvector_to_array(tsv) AS lexemes, ts_rank_cd(tsv, q) AS rank
+        `SELECT content, source, hash, terms, ts_rank_cd(tsv, q) AS rank
            FROM rag_chunk, CAST($3 AS tsquery) AS q
           WHERE slot = $1 AND generation <= $2 AND tsv @@ q
           ORDER BY rank DESC, id
           LIMIT $4`,
-        [known.slot, known.generation, tsquery, maxResults * CANDIDATES_PER_RESULT],
+        [known.slot, known.generation, tsquery, Math.max(maxResults * CANDIDATES_PER_RESULT, MIN_CANDIDATES)],
       )
-    ).rows as Array<{ content: string; source: string; hash: string; lexemes: string[]; rank: number }>;
+    ).rows as Array<{ content: string; source: string; hash: string; terms: string | null; rank: number }>;
     return rows
-      .map((row, order) => {
-        const held = new Set(row.lexemes);
-        let matched = 0;
-        for (const [lexeme, weight] of idf) if (held.has(lexeme)) matched += weight;
-        return { result: { content: row.content, score: Math.min(1, matched / fullMatch), source: row.source, hash: row.hash }, order };
-      })
-      .filter(({ result }) => result.score >= scoreThreshold)
-      .sort((a, b) => b.result.score - a.result.score || a.order - b.order)
+      .map((row, order) => ({ row, order, score: bm25Score(row.terms ?? '', bm25, fullMatch) }))
+      .filter(({ score }) => score >= scoreThreshold)
+      .sort((a, b) => b.score - a.score || a.order - b.order)
       .slice(0, maxResults)
-      .map(({ result }) => result);
+      .map(({ row, score }) => ({ content: row.content, score: Math.min(1, score), source: row.source, hash: row.hash }));
+  }
+
+  /** Average length in terms of a base's live chunks, once per trained generation (immutable once live). */
+  async #averageLength(slot: string, generation: number): Promise<number> {
+    const cached = this.#averageLengths.get(slot);
+    if (cached && cached.generation === generation) return cached.average;
+    const average = Number(
+      (await this.#pool.query(
+        `SELECT avg(length(terms) - length(replace(terms, ' ', '')) + 1) AS average FROM rag_chunk WHERE slot = $1 AND generation <= $2 AND terms <> ''`,
+        [slot, generation],
+      )).rows[0].average ?? 1,
+    );
+    this.#averageLengths.set(slot, { generation, average });
+    return average;
   }
 
   async stats(knowledgeId: string): Promise<IndexStats> {
