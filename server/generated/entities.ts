@@ -612,6 +612,12 @@ const storage: Record<string, StorageModel> = {
         "primaryKey": false
       },
       {
+        "name": "language",
+        "type": "text",
+        "nullable": true,
+        "primaryKey": false
+      },
+      {
         "name": "sources",
         "type": "json",
         "nullable": true,
@@ -729,6 +735,13 @@ const storage: Record<string, StorageModel> = {
         ]
       },
       {
+        "name": "idx_knowledge_language_createdAt",
+        "columns": [
+          "language",
+          "createdAt"
+        ]
+      },
+      {
         "name": "idx_knowledge_user_createdAt",
         "columns": [
           "user",
@@ -768,6 +781,12 @@ const storage: Record<string, StorageModel> = {
       },
       {
         "name": "type",
+        "type": "text",
+        "nullable": true,
+        "primaryKey": false
+      },
+      {
+        "name": "language",
         "type": "text",
         "nullable": true,
         "primaryKey": false
@@ -851,6 +870,13 @@ const storage: Record<string, StorageModel> = {
         "name": "idx_knowledge_sources_type_createdAt",
         "columns": [
           "type",
+          "createdAt"
+        ]
+      },
+      {
+        "name": "idx_knowledge_sources_language_createdAt",
+        "columns": [
+          "language",
           "createdAt"
         ]
       },

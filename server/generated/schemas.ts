@@ -1686,6 +1686,39 @@ export const schemas: Record<string, EntitySchemas> = {
             "max": "validation.max"
           }
         },
+        "language": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "es",
+            "en",
+            "de",
+            "fr",
+            "it",
+            "pt",
+            "ro",
+            "ru",
+            "tr",
+            "ar",
+            "el",
+            "hi",
+            "vi",
+            "zh",
+            "ja",
+            "ko",
+            "th",
+            null
+          ],
+          "title": "field.knowledge.language",
+          "description": "hint.knowledge.language",
+          "default": "auto",
+          "x-messages": {
+            "enum": "validation.invalidValue"
+          }
+        },
         "sources": {
           "type": "array",
           "items": {
@@ -1870,6 +1903,38 @@ export const schemas: Record<string, EntitySchemas> = {
             "max": "validation.max"
           }
         },
+        "language": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "es",
+            "en",
+            "de",
+            "fr",
+            "it",
+            "pt",
+            "ro",
+            "ru",
+            "tr",
+            "ar",
+            "el",
+            "hi",
+            "vi",
+            "zh",
+            "ja",
+            "ko",
+            "th",
+            null
+          ],
+          "title": "field.knowledge.language",
+          "description": "hint.knowledge.language",
+          "x-messages": {
+            "enum": "validation.invalidValue"
+          }
+        },
         "sources": {
           "type": "array",
           "items": {
@@ -2031,6 +2096,33 @@ export const schemas: Record<string, EntitySchemas> = {
           "type": [
             "number",
             "null"
+          ]
+        },
+        "language": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "es",
+            "en",
+            "de",
+            "fr",
+            "it",
+            "pt",
+            "ro",
+            "ru",
+            "tr",
+            "ar",
+            "el",
+            "hi",
+            "vi",
+            "zh",
+            "ja",
+            "ko",
+            "th",
+            null
           ]
         },
         "sources": {
@@ -2316,6 +2408,39 @@ export const schemas: Record<string, EntitySchemas> = {
             "enum": "validation.invalidValue"
           }
         },
+        "language": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "es",
+            "en",
+            "de",
+            "fr",
+            "it",
+            "pt",
+            "ro",
+            "ru",
+            "tr",
+            "ar",
+            "el",
+            "hi",
+            "vi",
+            "zh",
+            "ja",
+            "ko",
+            "th",
+            null
+          ],
+          "title": "field.knowledgesource.language",
+          "description": "hint.knowledgesource.language",
+          "default": "auto",
+          "x-messages": {
+            "enum": "validation.invalidValue"
+          }
+        },
         "file": {
           "type": [
             "object",
@@ -2552,6 +2677,38 @@ export const schemas: Record<string, EntitySchemas> = {
             "enum": "validation.invalidValue"
           }
         },
+        "language": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "es",
+            "en",
+            "de",
+            "fr",
+            "it",
+            "pt",
+            "ro",
+            "ru",
+            "tr",
+            "ar",
+            "el",
+            "hi",
+            "vi",
+            "zh",
+            "ja",
+            "ko",
+            "th",
+            null
+          ],
+          "title": "field.knowledgesource.language",
+          "description": "hint.knowledgesource.language",
+          "x-messages": {
+            "enum": "validation.invalidValue"
+          }
+        },
         "file": {
           "type": [
             "object",
@@ -2782,6 +2939,33 @@ export const schemas: Record<string, EntitySchemas> = {
             "link",
             "text",
             "chunk",
+            null
+          ]
+        },
+        "language": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "es",
+            "en",
+            "de",
+            "fr",
+            "it",
+            "pt",
+            "ro",
+            "ru",
+            "tr",
+            "ar",
+            "el",
+            "hi",
+            "vi",
+            "zh",
+            "ja",
+            "ko",
+            "th",
             null
           ]
         },

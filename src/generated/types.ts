@@ -9,6 +9,9 @@ export interface UploadedFile {
   url?: string;
 }
 
+export const LanguageValues = ["auto","es","en","de","fr","it","pt","ro","ru","tr","ar","el","hi","vi","zh","ja","ko","th"] as const;
+export type Language = (typeof LanguageValues)[number];
+
 export const ReactionValues = ["Excitement","Perfect","Love","Helpful","Unhelpful","Unclear","Incomplete","Incorrect","Disgust","Crap"] as const;
 export type Reaction = (typeof ReactionValues)[number];
 
@@ -182,6 +185,7 @@ export interface Knowledge {
   toolDescription: string;
   maxResults: number;
   scoreThreshold: number;
+  language?: Language | null;
   sources?: Array<{ _id: string; name?: string | null }>;
   texts?: Array<{
     title?: string;
@@ -223,6 +227,7 @@ export interface KnowledgeInput {
   toolDescription: string;
   maxResults: number;
   scoreThreshold: number;
+  language?: Language | null;
   sources?: string[];
   texts?: Array<{
     title?: string;
@@ -243,6 +248,7 @@ export interface KnowledgeSource {
   _id: string;
   name: string;
   type: ("file" | "link" | "text" | "chunk");
+  language?: Language | null;
   file?: UploadedFile | null;
   link?: string | null;
   sourceText?: string | null;
@@ -263,6 +269,7 @@ export interface KnowledgeSource {
 export interface KnowledgeSourceInput {
   name: string;
   type: ("file" | "link" | "text" | "chunk");
+  language?: Language | null;
   file?: UploadedFile | null;
   link?: string | null;
   sourceText?: string | null;

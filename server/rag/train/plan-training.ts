@@ -24,10 +24,14 @@ export interface TrainingSource {
   chunks?: Array<{ content: string; hash?: string }> | null;
   /** Recorded with the training, so the console can tell a source edited since (needs retraining). */
   updatedAt?: string | null;
+  /** The source's language (ISO 639-1), or "auto"/absent: the knowledge base's, else detected per chunk. */
+  language?: string | null;
 }
 
 /** A Knowledge record as stored (only what training reads). */
 export interface TrainingKnowledge {
+  /** The base's language (ISO 639-1), or "auto"/absent: detected per chunk. */
+  language?: string | null;
   sources?: Array<string | { _id: string }> | null;
   texts?: Array<{ title?: string | null; content: string }> | null;
   files?: Array<{ title?: string | null; file: StoredFileRef }> | null;
@@ -95,13 +99,15 @@ export async function planTraining(
   const problems: TrainingPlan['problems'] = [];
   const trained: TrainedSource[] = [];
   /** Adds the chunks of `text` (long texts chunked in the worker pool); returns how many (0 and a problem for an empty text). */
-  const addText = async (text: string | null | undefined, source: string, sourceId?: string): Promise<number> => {
+  const chosen = (language: string | null | undefined) => (language && language !== 'auto' ? language : null);
+  const baseLanguage = chosen(knowledge.language);
+  const addText = async (text: string | null | undefined, source: string, sourceId?: string, language = baseLanguage): Promise<number> => {
     if (!text || text.trim() === '') {
       problems.push({ source, message: 'no text to index', reason: PROBLEM_REASONS.empty, ...(sourceId ? { sourceId } : {}) });
       return 0;
     }
     const split = await chunkOffThread(text, deps.chunkOptions);
-    for (const chunk of split) chunks.push({ content: chunk.content, hash: chunk.hash, source });
+    for (const chunk of split) chunks.push({ content: chunk.content, hash: chunk.hash, source, language });
     return split.length;
   };
 
@@ -119,12 +125,13 @@ export async function planTraining(
     // then perhaps edited chunk by chunk) is indexed as edited; unchunked ones from their text.
     const edited = (source.chunks ?? []).filter((chunk) => chunk?.content?.trim());
     if (source.type === 'chunk' || edited.length > 0) {
-      for (const chunk of edited) chunks.push({ content: chunk.content, hash: sha256Hex(chunk.content), source: source.name });
+      const language = chosen(source.language) ?? baseLanguage;
+      for (const chunk of edited) chunks.push({ content: chunk.content, hash: sha256Hex(chunk.content), source: source.name, language });
       if (edited.length === 0) problems.push({ source: source.name, message: 'no text to index', reason: PROBLEM_REASONS.empty, ...(sourceId ? { sourceId } : {}) });
       record(edited.length);
       continue;
     }
-    record(await addText(source.text?.trim() ? source.text : source.sourceText, source.name, sourceId || undefined));
+    record(await addText(source.text?.trim() ? source.text : source.sourceText, source.name, sourceId || undefined, chosen(source.language) ?? baseLanguage));
   }
 
   for (const [index, text] of (knowledge.texts ?? []).entries()) await addText(text.content, text.title?.trim() || `texts[${index}]`);

@@ -105,3 +105,24 @@ describe('planTraining', () => {
     expect(emptyChunks.chunks.map((c) => c.content)).toEqual(['texto entero']);
   });
 });
+
+describe('planTraining languages', () => {
+  it("gives each chunk the source's language, else the base's, else none (detected when indexed)", async () => {
+    const withLanguages: TrainingSource[] = [
+      { _id: 'a', name: 'English manual', type: 'text', text: 'How returns work', language: 'en' },
+      { _id: 'b', name: 'Auto', type: 'text', text: 'Texto de la base', language: 'auto' },
+      { _id: 'c', name: 'Chunks', type: 'chunk', chunks: [{ content: 'Fragment en français' }], language: 'fr' },
+      { _id: 'd', name: 'Old', type: 'text', text: 'Sin idioma guardado' },
+    ];
+    const byBase = await planTraining({ language: 'es', sources: ['a', 'b', 'c', 'd'], texts: [{ content: 'un texto' }] }, withLanguages, deps);
+    expect(byBase.chunks.map((c) => [c.source, c.language])).toEqual([
+      ['English manual', 'en'],
+      ['Auto', 'es'],
+      ['Chunks', 'fr'],
+      ['Old', 'es'],
+      ['texts[0]', 'es'],
+    ]);
+    const detected = await planTraining({ language: 'auto', sources: ['b', 'd'] }, withLanguages, deps);
+    expect(detected.chunks.map((c) => c.language)).toEqual([null, null]);
+  });
+});
