@@ -4467,6 +4467,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "files",
         "urls",
         "user",
+        "language",
         "createdAt",
         "updatedAt"
       ]
@@ -4481,6 +4482,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "toolDescription",
         "maxResults",
         "scoreThreshold",
+        "language",
         "sources",
         "texts",
         "files",
@@ -4543,7 +4545,14 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     ],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "language",
+        "operator": "eq",
+        "label": "field.knowledge.language",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
@@ -6719,6 +6728,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "text",
         "chunks",
         "user",
+        "language",
         "createdAt",
         "updatedAt"
       ]
@@ -6731,6 +6741,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "fields": [
         "name",
         "type",
+        "language",
         "file",
         "link",
         "sourceText",
@@ -6792,7 +6803,14 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       }
     ],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "language",
+        "operator": "eq",
+        "label": "field.knowledgesource.language",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
