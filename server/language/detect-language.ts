@@ -1,4 +1,5 @@
 import type { Language } from './language-analyzers.ts';
+import { FUNCTION_WORDS } from './function-words.ts';
 
 /** Detection reads this much of a text: enough for a verdict, bounded whatever the chunk size. */
 const SAMPLE_LENGTH = 3000;
@@ -29,26 +30,11 @@ const LETTER_HINTS: ReadonlyArray<readonly [Language, RegExp]> = [
 const LATIN = ['es', 'en', 'de', 'fr', 'it', 'pt', 'ro', 'tr'] as const;
 const WORD = /\p{L}+/gu;
 
-/**
- * The most frequent function words of each Latin-script language (short lists of similar size, so
- * no language wins by the length of its list).
- */
-const FUNCTION_WORDS: Readonly<Record<(typeof LATIN)[number], string>> = {
-  es: 'el la los las del y de que en un una por con no es se su sus para al lo como más pero muy sin también me mi tu hay está están puedo cómo qué cuándo dónde cuánto cuál tengo',
-  en: 'the a an and of to in is are for with on at by from it this that you your my i can do does how what when where which will be not or if',
-  de: 'der die das und ist in zu den dem des ein eine einen nicht mit von für auf im ich sie wir es kann wie wann wo was welche mein meine ihr ihre bei nach oder aber auch',
-  fr: 'le la les de des du un une et est en que qui pour avec pas ne sur dans au aux je vous nous mon ma mes comment quand où combien puis il elle ce cette',
-  it: 'il i in da lo la gli le di del della dei delle che è un una per con non sono come quando dove quanto posso mio mia anche più ma ho hai al alla nel nella',
-  pt: 'o os as de que do da dos das no na nos nas um uma com não é são em ao pelo pela você eu meu minha como quando onde quanto posso está também mais mas ou',
-  ro: 'și de la în cu pe un o este sunt care ce nu din pentru al ale mai cum când unde cât pot meu mea după sau dar se',
-  tr: 've bir bu da de için ile ne mi mı mu mü nasıl nerede zaman kadar var yok ben siz biz çok daha gibi olarak sonra veya ama her hangi',
-};
-
 /** A word common to several languages ("de", "la", "no") weighs less than one only a single language uses ("the", "und"). */
 const WORD_WEIGHTS: ReadonlyMap<string, ReadonlyArray<readonly [Language, number]>> = (() => {
   const owners = new Map<string, Language[]>();
   for (const language of LATIN) {
-    for (const word of FUNCTION_WORDS[language as keyof typeof FUNCTION_WORDS].split(' ')) {
+    for (const word of (FUNCTION_WORDS[language] ?? '').split(' ')) {
       const list = owners.get(word) ?? [];
       list.push(language);
       owners.set(word, list);

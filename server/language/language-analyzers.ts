@@ -10,6 +10,7 @@ import { stemmer as romanian } from '@orama/stemmers/romanian';
 import { stemmer as russian } from '@orama/stemmers/russian';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { foldDiacritics, spanishTerms } from './spanish-analyzer.ts';
+import { FUNCTION_WORDS } from './function-words.ts';
 
 /**
  * The languages retrieval analyses on its own terms (server/rag/README.md "Languages"). Any other
@@ -26,6 +27,11 @@ export function isLanguage(value: unknown): value is Language {
 /** One language's analysis: how a text becomes its search terms. */
 export interface LanguageAnalyzer {
   terms(text: string): string[];
+  /**
+   * Whether a term (as terms() makes it) is a function word: kept in the index and used to rank,
+   * but no evidence that a chunk answers (bm25-score.ts leaves it out of the score).
+   */
+  isFunctionTerm(term: string): boolean;
 }
 
 /**
@@ -45,6 +51,8 @@ const MEMO_LIMIT = 50_000;
 
 interface SnowballOptions {
   stem: ((word: string) => string) | null;
+  /** Function words (function-words.ts): ranked, but never counted as evidence in the score. */
+  stopWords: string;
   /** Remove combining marks after stemming; false where marks tell words apart (Vietnamese, Hindi). */
   fold: boolean;
   /** Locale of lower-casing where it differs (Turkish dotted and dotless i). */
@@ -52,12 +60,15 @@ interface SnowballOptions {
 }
 
 /**
- * Lower-case, split, stem, fold; unspaced scripts become bigrams. Stop words are kept: BM25's idf
- * (bm25-score.ts) already weighs them near nothing, and dropping them measurably lost answers in
- * English, German and Arabic ("how long", "get help").
+ * Lower-case, split, stem, fold; unspaced scripts become bigrams. Every word is kept, function
+ * words too: dropping them lost answers that ranking on them finds ("Wann bekomme ich nach einer
+ * Rücksendung..."); instead they are marked (isFunctionTerm), so a question sharing only "the" or
+ * "nach" with a chunk never scores as an answer.
  */
-function snowballAnalyzer({ stem, fold, locale }: SnowballOptions): LanguageAnalyzer {
+function snowballAnalyzer({ stem, stopWords, fold, locale }: SnowballOptions): LanguageAnalyzer {
   const lower = (text: string) => (locale ? text.toLocaleLowerCase(locale) : text.toLowerCase());
+  const stops = new Set(stopWords ? lower(stopWords).split(' ') : []);
+  let functionTerms: Set<string> | null = null;
   // Stemming dominates training time and word frequencies are Zipfian: memoised, dropped when full.
   const memo = new Map<string, string>();
   const normalise = (word: string): string => {
@@ -83,6 +94,10 @@ function snowballAnalyzer({ stem, fold, locale }: SnowballOptions): LanguageAnal
         if (term) terms.push(term);
       }
       return terms;
+    },
+    isFunctionTerm(term) {
+      functionTerms ??= new Set([...stops].map(normalise));
+      return functionTerms.has(term);
     },
   };
 }
@@ -115,10 +130,12 @@ function pushBigrams(word: string, out: string[]): void {
   if (other) out.push(other);
 }
 
-const unspaced: LanguageAnalyzer = snowballAnalyzer({ stem: null, fold: false });
+const unspaced: LanguageAnalyzer = snowballAnalyzer({ stem: null, stopWords: '', fold: false });
 
 /** Spanish keeps its original analyzer, so indexes trained before languages existed stay valid. */
 const spanish: LanguageAnalyzer = {
+  // Its stop words never reach the terms at all (spanish-analyzer.ts).
+  isFunctionTerm: () => false,
   terms: (text) => {
     // Spanish text quoting Chinese: the unspaced runs still become bigrams.
     if (!UNSPACED.test(text)) return spanishTerms(text);
@@ -129,19 +146,19 @@ const spanish: LanguageAnalyzer = {
 /** Every language by its ISO 639-1 code; a missing code is a programming error, never a silent fallback. */
 export const LANGUAGE_ANALYZERS: Readonly<Record<Language, LanguageAnalyzer>> = {
   es: spanish,
-  en: snowballAnalyzer({ stem: english, fold: true }),
-  de: snowballAnalyzer({ stem: german, fold: true }),
-  fr: snowballAnalyzer({ stem: french, fold: true }),
-  it: snowballAnalyzer({ stem: italian, fold: true }),
-  pt: snowballAnalyzer({ stem: portuguese, fold: true }),
-  ro: snowballAnalyzer({ stem: romanian, fold: true }),
-  ru: snowballAnalyzer({ stem: russian, fold: true }),
-  tr: snowballAnalyzer({ stem: turkish, fold: true, locale: 'tr' }),
-  ar: snowballAnalyzer({ stem: arabic, fold: true }),
-  el: snowballAnalyzer({ stem: greek, fold: true }),
-  hi: snowballAnalyzer({ stem: hindi, fold: false }),
+  en: snowballAnalyzer({ stem: english, stopWords: FUNCTION_WORDS.en!, fold: true }),
+  de: snowballAnalyzer({ stem: german, stopWords: FUNCTION_WORDS.de!, fold: true }),
+  fr: snowballAnalyzer({ stem: french, stopWords: FUNCTION_WORDS.fr!, fold: true }),
+  it: snowballAnalyzer({ stem: italian, stopWords: FUNCTION_WORDS.it!, fold: true }),
+  pt: snowballAnalyzer({ stem: portuguese, stopWords: FUNCTION_WORDS.pt!, fold: true }),
+  ro: snowballAnalyzer({ stem: romanian, stopWords: FUNCTION_WORDS.ro!, fold: true }),
+  ru: snowballAnalyzer({ stem: russian, stopWords: FUNCTION_WORDS.ru!, fold: true }),
+  tr: snowballAnalyzer({ stem: turkish, stopWords: FUNCTION_WORDS.tr!, fold: true, locale: 'tr' }),
+  ar: snowballAnalyzer({ stem: arabic, stopWords: FUNCTION_WORDS.ar!, fold: true }),
+  el: snowballAnalyzer({ stem: greek, stopWords: FUNCTION_WORDS.el!, fold: true }),
+  hi: snowballAnalyzer({ stem: hindi, stopWords: FUNCTION_WORDS.hi!, fold: false }),
   // Vietnamese marks distinguish words (ma, mà, má, mả, mã, mạ): never folded, no stemmer.
-  vi: snowballAnalyzer({ stem: null, fold: false }),
+  vi: snowballAnalyzer({ stem: null, stopWords: FUNCTION_WORDS.vi!, fold: false }),
   zh: unspaced,
   ja: unspaced,
   ko: unspaced,

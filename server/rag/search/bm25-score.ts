@@ -11,6 +11,8 @@ const K1 = 1.2;
 const B = 0.75;
 
 export interface Bm25Stats {
+  /** Query terms that are function words: in the rank, not in the score. */
+  functionTerms: ReadonlySet<string>;
   /** Live chunks in the base. */
   chunks: number;
   /** Their average length in terms. */
@@ -23,20 +25,33 @@ export function idfOf(chunks: number, documentFrequency: number): number {
   return Math.log(1 + (chunks - documentFrequency + 0.5) / (documentFrequency + 0.5));
 }
 
-/** The denominator of every score: the idf of each query term present in the base. */
-export function fullMatchOf(stats: Bm25Stats): number {
-  let sum = 0;
-  for (const n of stats.documentFrequency.values()) if (n > 0) sum += idfOf(stats.chunks, n);
-  return sum;
+/** The denominators: the idf of each query term present in the base (all of them; content words only). */
+export function fullMatchOf(stats: Bm25Stats): FullMatch {
+  let all = 0;
+  let content = 0;
+  for (const [term, n] of stats.documentFrequency) {
+    if (n <= 0) continue;
+    const idf = idfOf(stats.chunks, n);
+    all += idf;
+    if (!stats.functionTerms.has(term)) content += idf;
+  }
+  return { all, content };
+}
+
+export interface FullMatch {
+  all: number;
+  content: number;
 }
 
 /**
- * Relevance of one chunk from its stored terms (space-separated, as index-terms.ts writes them),
- * relative to fullMatch: 1 is a chunk of average length holding each present query term once. It
- * may exceed 1 (terms repeated, a short chunk): rank by it, and clamp only the score shown.
+ * One chunk, from its stored terms (space-separated, as index-terms.ts writes them): `rank` over
+ * every query term, `score` over content words only, each relative to its full match (1: a chunk
+ * of average length holding each present query term once). `rank` may exceed 1 (terms repeated, a
+ * short chunk): order by it; `score` is clamped to 1 and is what the threshold is compared with,
+ * so a question sharing only function words ("the", "nach") with a chunk scores 0.
  */
-export function bm25Score(storedTerms: string, stats: Bm25Stats, fullMatch: number): number {
-  if (fullMatch <= 0) return 0;
+export function bm25Score(storedTerms: string, stats: Bm25Stats, fullMatch: FullMatch): { rank: number; score: number } {
+  if (fullMatch.all <= 0) return { rank: 0, score: 0 };
   const wanted = stats.documentFrequency;
   const tf = new Map<string, number>();
   let length = 0;
@@ -46,10 +61,14 @@ export function bm25Score(storedTerms: string, stats: Bm25Stats, fullMatch: numb
     if (wanted.has(term)) tf.set(term, (tf.get(term) ?? 0) + 1);
   }
   const norm = K1 * (1 - B + (B * length) / Math.max(stats.averageLength, 1));
-  let score = 0;
+  let all = 0;
+  let content = 0;
   for (const [term, f] of tf) {
     const n = wanted.get(term)!;
-    if (n > 0) score += (idfOf(stats.chunks, n) * f * (K1 + 1)) / (f + norm);
+    if (n <= 0) continue;
+    const part = (idfOf(stats.chunks, n) * f * (K1 + 1)) / (f + norm);
+    all += part;
+    if (!stats.functionTerms.has(term)) content += part;
   }
-  return score / fullMatch;
+  return { rank: all / fullMatch.all, score: fullMatch.content > 0 ? Math.min(1, content / fullMatch.content) : 0 };
 }

@@ -28,7 +28,7 @@ export function chunkTerms(content: string, language: Language): string {
  * deduplicated: a word analysed by another language's stemmer mostly yields a term no chunk holds
  * (server/rag/README.md "Languages").
  */
-export function queryTerms(query: string, baseLanguages: readonly Language[]): string[] {
+export function queryTerms(query: string, baseLanguages: readonly Language[]): QueryTerms {
   const detected = detectLanguageOrNull(query, baseLanguages[0] ?? null);
   const languages = new Set<Language>(baseLanguages.length > 0 ? baseLanguages : [DEFAULT_LANGUAGE]);
   // A language the base holds is the question's: its terms alone. One it does not hold may be a
@@ -36,13 +36,27 @@ export function queryTerms(query: string, baseLanguages: readonly Language[]): s
   if (detected && languages.has(detected)) languages.clear();
   if (detected) languages.add(detected);
   const terms = new Set<string>();
+  const functionTerms = new Set<string>();
+  const contentTerms = new Set<string>();
   for (const language of languages) {
-    for (const term of analyzerOf(language).terms(query)) {
-      terms.add(encodeTerm(term));
-      if (terms.size >= MAX_QUERY_TERMS) return [...terms];
+    const analyzer = analyzerOf(language);
+    for (const term of analyzer.terms(query)) {
+      const stored = encodeTerm(term);
+      if (terms.size >= MAX_QUERY_TERMS && !terms.has(stored)) break;
+      terms.add(stored);
+      (analyzer.isFunctionTerm(term) ? functionTerms : contentTerms).add(stored);
     }
   }
-  return [...terms];
+  // A word one language calls a function word and another does not counts as content.
+  for (const term of contentTerms) functionTerms.delete(term);
+  return { terms: [...terms], functionTerms };
+}
+
+export interface QueryTerms {
+  /** Distinct stored terms, at most MAX_QUERY_TERMS. */
+  terms: string[];
+  /** Those that are function words: they rank, they never count as evidence (bm25-score.ts). */
+  functionTerms: ReadonlySet<string>;
 }
 
 /** Parses a stored language list ("en,es"), ignoring anything unknown; empty means "before languages". */

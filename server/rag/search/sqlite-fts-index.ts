@@ -189,7 +189,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
     const known = this.#getKnowledge.get(knowledgeId);
     if (!known || known.generation === 0) return [];
     if (known.analyzer === 0) return this.#searchLegacy(known, query, maxResults, scoreThreshold);
-    const terms = queryTerms(query, parseLanguages(known.languages));
+    const { terms, functionTerms } = queryTerms(query, parseLanguages(known.languages));
     if (terms.length === 0) return [];
     const fts = ftsTable(known.slot);
     const docFrequency = this.#db.prepare(`SELECT doc FROM ${fts}_vocab WHERE term = ?`).pluck();
@@ -199,7 +199,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
       if (n > 0) documentFrequency.set(term, n);
     }
     if (documentFrequency.size === 0) return [];
-    const stats: Bm25Stats = { chunks: known.rows, averageLength: this.#averageLength(known), documentFrequency };
+    const stats: Bm25Stats = { chunks: known.rows, averageLength: this.#averageLength(known), documentFrequency, functionTerms };
     const fullMatch = fullMatchOf(stats);
     // Each term is a quoted FTS5 string, so operators typed by users are searched as words, never
     // parsed. FTS5 picks the candidates (its own bm25 order, inside the virtual table, before any
@@ -218,11 +218,11 @@ export class SqliteFtsIndex implements RetrievalIndex {
       )
       .all(match, candidates, known.generation) as Array<{ id: number; content: string; source: string; hash: string; terms: string }>;
     return rows
-      .map((row, order) => ({ row, order, score: bm25Score(row.terms, stats, fullMatch) }))
+      .map((row, order) => ({ row, order, ...bm25Score(row.terms, stats, fullMatch) }))
       .filter(({ score }) => score >= scoreThreshold)
-      .sort((a, b) => b.score - a.score || a.order - b.order)
+      .sort((a, b) => b.rank - a.rank || a.order - b.order)
       .slice(0, maxResults)
-      .map(({ row, score }) => ({ content: row.content, score: Math.min(1, score), source: row.source, hash: row.hash }));
+      .map(({ row, score }) => ({ content: row.content, score, source: row.source, hash: row.hash }));
   }
 
   /** Average length in terms of the live chunks, computed once per trained generation. */

@@ -107,7 +107,7 @@ export async function planTraining(
       return 0;
     }
     const split = await chunkOffThread(text, deps.chunkOptions);
-    for (const chunk of split) chunks.push({ content: chunk.content, hash: chunk.hash, source, language });
+    for (const chunk of split) chunks.push({ content: chunk.content, hash: chunk.hash, source, ...(language ? { language } : {}) });
     return split.length;
   };
 
@@ -126,7 +126,7 @@ export async function planTraining(
     const edited = (source.chunks ?? []).filter((chunk) => chunk?.content?.trim());
     if (source.type === 'chunk' || edited.length > 0) {
       const language = chosen(source.language) ?? baseLanguage;
-      for (const chunk of edited) chunks.push({ content: chunk.content, hash: sha256Hex(chunk.content), source: source.name, language });
+      for (const chunk of edited) chunks.push({ content: chunk.content, hash: sha256Hex(chunk.content), source: source.name, ...(language ? { language } : {}) });
       if (edited.length === 0) problems.push({ source: source.name, message: 'no text to index', reason: PROBLEM_REASONS.empty, ...(sourceId ? { sourceId } : {}) });
       record(edited.length);
       continue;

@@ -1,7 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { QA_DIR, QA_LANGUAGES, scoreLanguage, scoreMixedBase, type RetrievalScore } from '../../helpers/multilingual-retrieval.ts';
+import Database from 'better-sqlite3';
+import { sha256Hex } from '../../../server/rag/chunk/sha256-hex.ts';
+import { SqliteFtsIndex } from '../../../server/rag/search/sqlite-fts-index.ts';
+import { QA_DIR, QA_LANGUAGES, readQaSet, scoreLanguage, scoreMixedBase, type RetrievalScore } from '../../helpers/multilingual-retrieval.ts';
 
 /**
  * Retrieval in every language against the floor (shared/retrieval/bm25_lang.py: BM25 with a
@@ -38,6 +41,27 @@ describe('retrieval in every language', () => {
       const score = mixed.get(language)!;
       expect(score.recallAt5, language).toBeGreaterThanOrEqual(0.75);
       expect(score.recallAt1, language).toBeGreaterThanOrEqual(0.5);
+    }
+  });
+});
+
+describe('an off-topic question', () => {
+  it('that shares only function words with a base scores 0 in every language, so it is never an answer', async () => {
+    const offTopic: Record<string, string> = {
+      en: 'Who won the world cup in 2010?',
+      de: 'Wer hat die Weltmeisterschaft in 2010 gewonnen?',
+      fr: 'Qui a gagné la coupe du monde en 2010 ?',
+      it: 'Chi ha vinto la coppa del mondo nel 2010?',
+      pt: 'Quem ganhou o campeonato do mundo em 2010?',
+      ru: 'Кто выиграл чемпионат мира по футболу?',
+    };
+    for (const [language, question] of Object.entries(offTopic)) {
+      const set = readQaSet(language as never);
+      const index = new SqliteFtsIndex(new Database(':memory:'));
+      await index.replace(language, set.items.map((item, i) => ({ content: item.context, hash: sha256Hex(item.context), source: String(i) })));
+      const hits = await index.search(language, question, { maxResults: 5, scoreThreshold: 0 });
+      for (const hit of hits) expect(hit.score, `${language}: ${question} -> ${hit.content}`).toBeLessThan(0.5);
+      expect(await index.search(language, question, { maxResults: 5, scoreThreshold: 0.5 }), language).toEqual([]);
     }
   });
 });

@@ -123,6 +123,6 @@ describe('planTraining languages', () => {
       ['texts[0]', 'es'],
     ]);
     const detected = await planTraining({ language: 'auto', sources: ['b', 'd'] }, withLanguages, deps);
-    expect(detected.chunks.map((c) => c.language)).toEqual([null, null]);
+    expect(detected.chunks.map((c) => c.language ?? null)).toEqual([null, null]);
   });
 });
