@@ -6,8 +6,9 @@ import { HttpError } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { FileLimits } from './file-limits.ts';
 import { ConcurrencyLimit, limitKey, type ReleaseSlot, type SlotStore } from './user-limiter.ts';
+import { privateFolder, type PrivateFolder } from './private-folders.ts';
 
-export const EXPORTS_DIR = 'exports';
+export const EXPORTS_DIR: PrivateFolder = 'exports';
 export const EXPORTS_URL_PREFIX = '/files/exports/';
 
 /** `<entity>-<owner tag>-<128 random bits>.<csv|json>`: the tag says whose quota a file counts against. */
@@ -45,7 +46,7 @@ export class ExportFiles {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: ExportFilesOptions) {
-    this.dir = path.join(options.dataDir, EXPORTS_DIR);
+    this.dir = privateFolder(options.dataDir, EXPORTS_DIR);
     this.running = new ConcurrencyLimit(options.limits.concurrentPerUser, 'exports', options.slots);
   }
 

@@ -9,9 +9,10 @@ import type { FilterArgument } from '../entities/parse-filters.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import type { ExportFiles } from './export-files.ts';
+import { privateFolder, type PrivateFolder } from './private-folders.ts';
 
 /** Uploaded import files waiting for their job, under DATA_DIR (shared by every instance). */
-export const JOB_UPLOADS_DIR = 'job-uploads';
+export const JOB_UPLOADS_DIR: PrivateFolder = 'job-uploads';
 const UPLOAD_NAME = /^[0-9a-f]{32}\.upload$/;
 const ORPHAN_UPLOAD_MS = 24 * 3600_000;
 
@@ -49,7 +50,7 @@ export function registerFileJobs(jobs: JobQueue, deps: {
   runtime: (entity: string) => EntityRuntime;
   sweepEveryMs: number;
 }): FileJobs {
-  const uploads = path.join(deps.dataDir, JOB_UPLOADS_DIR);
+  const uploads = privateFolder(deps.dataDir, JOB_UPLOADS_DIR);
   const removeUpload = (name: string) => fs.promises.rm(path.join(uploads, name), { force: true });
 
   jobs.handle<ImportPayload>('import', {

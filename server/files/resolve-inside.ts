@@ -1,22 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isPrivateFolder } from './private-folders.ts';
 
 // Bounded: a longer name is past the file system's limit (ENAMETOOLONG was a 500, found by tests/fuzz/openapi-contract.test.ts).
 export const DIR_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/**
- * Folders of DATA_DIR that are the server's own, never served by GET /files/* nor written by
- * uploads: `secrets` holds the generated JWT signing key and API-key pepper (secret-store.ts);
- * serving it let anyone download the key and forge an administrator's token (found by tests/fuzz).
- * `exports` holds other users' export files: served only through signed links
- * (export-download-route.ts), never by path, never written by uploads nor read as knowledge files.
- * `job-uploads` holds import files waiting for their job (server/files/file-jobs.ts): another
- * user's pending import, never served or parsed by path.
- */
-export const RESERVED_DIRS = new Set(['secrets', 'exports', 'job-uploads']);
-
+/** A private folder of DATA_DIR (server/files/private-folders.ts): never served, parsed by path or uploaded into. */
 export function isReservedDir(name: string): boolean {
-  return RESERVED_DIRS.has(name.toLowerCase());
+  return isPrivateFolder(name);
 }
 
 /**

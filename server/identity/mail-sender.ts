@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
+import { privateFolder } from '../files/private-folders.ts';
 import { createMailer, type Mailer, type MailerLogger } from './mailer.ts';
 
 /**
@@ -14,7 +15,7 @@ export function createMailSender(deps: { readConfig: RuntimeConfigReader; dataDi
     const { smtp } = await deps.readConfig();
     const key = JSON.stringify(smtp);
     if (!current || current.key !== key) {
-      current = { key, mailer: createMailer({ smtp, outboxDir: path.join(deps.dataDir, 'outbox'), logger: deps.logger }) };
+      current = { key, mailer: createMailer({ smtp, outboxDir: privateFolder(deps.dataDir, 'outbox'), logger: deps.logger }) };
     }
     return current.mailer;
   };

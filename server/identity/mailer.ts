@@ -21,7 +21,8 @@ export interface MailerLogger {
 
 /**
  * Sends through SMTP when configured; otherwise writes each message to DATA_DIR/outbox as an .eml
- * file and logs where, so a fresh install can still complete password recovery locally.
+ * file (the log says a mail was written, never its file name: that name would fetch the code),
+ * so a fresh install can still complete password recovery locally.
  */
 export function createMailer(options: { smtp: SmtpSettings | null; outboxDir: string; logger: MailerLogger }): Mailer {
   let transporter: Transporter | undefined;
@@ -51,7 +52,8 @@ export function createMailer(options: { smtp: SmtpSettings | null; outboxDir: st
         '',
       ].join('\r\n');
       writeFileSync(file, eml, { mode: 0o600 });
-      options.logger.info({ to: message.to, file }, 'mail written to the outbox (no SMTP configured)');
+      // Neither the file's name nor its content: the name would let a reader of the log fetch the code.
+      options.logger.info({ to: message.to }, 'mail written to DATA_DIR/outbox (no SMTP configured)');
       return { delivery: 'outbox', file };
     },
   };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { privateFolder } from '../files/private-folders.ts';
 
 /**
  * A server secret (JWT signing key, API-key pepper): from the environment when given, otherwise
@@ -12,7 +13,7 @@ export function readOrCreateSecret(dataDir: string, name: string, fromEnv: strin
     if (fromEnv.trim().length < 32) throw new Error(`${name} from the environment must be at least 32 characters long`);
     return { value: fromEnv.trim(), source: 'env' };
   }
-  const dir = path.join(dataDir, 'secrets');
+  const dir = privateFolder(dataDir, 'secrets');
   const file = path.join(dir, name);
   if (existsSync(file)) {
     const value = readFileSync(file, 'utf8').trim();
