@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import type { EmbeddingSettings, LlmSettings } from './llm/llm-settings.ts';
 import { readChatLimits, type ChatLimits } from './chat/chat-limits.ts';
@@ -17,8 +18,9 @@ import { readLlmEnvironment } from './config/read-llm-environment.ts';
  * | DATABASE_URL      | (unset: SQLite DATA_DIR/forja.db) | sqlite:<path>, a file path, or postgres://...  |
  * | PG_POOL_SIZE      | 10                             | PostgreSQL connections per instance            |
  * | REDIS_URL         | (unset: PostgreSQL or memory)  | redis://... shares rate limits across instances |
- * | TRUST_PROXY       | (unset: no proxy trusted)      | behind nginx: true, a hop count, or addresses  |
- * |                   |                                | (comma-separated) whose X-Forwarded-For counts |
+ * | TRUST_PROXY       | (unset: no proxy trusted)      | behind a proxy: its addresses or CIDRs         |
+ * |                   |                                | (comma-separated), or a hop count; `true` is   |
+ * |                   |                                | refused (it trusts a client's own header)      |
  * | INSTANCE_MODE     | single                         | multi: several instances (README.md "Scaling out");  |
  * |                   |                                | with multi or REDIS_URL, JWT_SECRET and        |
  * |                   |                                | API_KEY_SECRET must be set (start refused)     |
@@ -40,7 +42,7 @@ export interface ServerConfig {
   /** 'multi' when several instances serve the same database (README.md "Scaling out"). */
   instanceMode: 'single' | 'multi';
   /** Fastify's trustProxy: client addresses (rate limits, API-key allow lists) from X-Forwarded-For. */
-  trustProxy: boolean | number | string[];
+  trustProxy: false | number | string[];
   logLevel: string;
   maxUploadBytes: number;
   /** Built console served at / (single-page fallback); ignored when the folder does not exist. */
@@ -112,12 +114,50 @@ function readInstanceMode(env: NodeJS.ProcessEnv): 'single' | 'multi' {
   return raw;
 }
 
-function readTrustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
+/** proxy-addr's names for address ranges, accepted beside addresses and CIDRs. */
+const NAMED_RANGES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/**
+ * TRUST_PROXY: the proxies whose X-Forwarded-For is believed. `true` would believe every hop, so
+ * any client could name the address it likes (API-key IP allow lists and per-IP rate limits
+ * bypassed with one header): refused at start with the values to use instead.
+ */
+export function readTrustProxy(env: NodeJS.ProcessEnv): false | number | string[] {
   const raw = env.TRUST_PROXY?.trim() ?? '';
-  if (raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  if (raw === '' || raw.toLowerCase() === 'false') return false;
+  if (raw.toLowerCase() === 'true') {
+    throw new Error(
+      'TRUST_PROXY=true is refused: it trusts every X-Forwarded-For hop, so any client could choose its own address and ' +
+        'get around API-key IP allow lists and per-IP rate limits. Set the proxy addresses or CIDRs (TRUST_PROXY=127.0.0.1 or ' +
+        '10.0.0.0/8,192.168.1.5) or the number of proxies in front of the server (TRUST_PROXY=1); see README.md "Scaling out"',
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > 10) throw new Error(`TRUST_PROXY as a hop count must be between 1 and 10; got ${raw}`);
+    return hops;
+  }
+  const entries = raw.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  const bad = entries.filter((entry) => !isProxyAddress(entry));
+  if (bad.length > 0) {
+    throw new Error(
+      `TRUST_PROXY must be a hop count or comma-separated IP addresses or CIDRs (e.g. 127.0.0.1,10.0.0.0/8); ` +
+        `not an address: ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    );
+  }
+  return entries;
+}
+
+function isProxyAddress(entry: string): boolean {
+  if (NAMED_RANGES.has(entry)) return true;
+  const slash = entry.indexOf('/');
+  const address = slash < 0 ? entry : entry.slice(0, slash);
+  const version = net.isIP(address);
+  if (version === 0) return false;
+  if (slash < 0) return true;
+  const bits = entry.slice(slash + 1);
+  if (!/^\d{1,3}$/.test(bits)) return net.isIP(bits) === 4 && version === 4; // a netmask: 10.0.0.0/255.0.0.0
+  return Number(bits) <= (version === 4 ? 32 : 128);
 }
 
 /**

@@ -106,7 +106,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     // Fastify's default (100 characters) turned more than two UUIDs into a 404. The URL itself is
     // bounded by Node's 16 KB header limit.
     routerOptions: { maxParamLength: 16 * 1024 },
-    // Behind a reverse proxy (README.md "Scaling out") the client address comes from X-Forwarded-For.
+    // Behind a reverse proxy (README.md "Scaling out") the client address comes from X-Forwarded-For,
+    // believed only from the proxies TRUST_PROXY names (never `true`: server/config.ts).
     trustProxy: typeof config.trustProxy === 'number' ? hopsTrusted(config.trustProxy) : config.trustProxy,
   });
   // First: its preClose hook must run before the others (the job queue's waits for its jobs).

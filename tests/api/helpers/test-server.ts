@@ -75,6 +75,8 @@ export interface StartOptions extends Partial<Omit<CreateServerOptions, 'config'
   validateResponses?: boolean;
   /** The database engine (default: FORJA_TEST_DB's, see test-database.ts); the fuzz project runs both. */
   backend?: TestBackend;
+  /** TRUST_PROXY as server/config.ts parses it (default: no proxy trusted). */
+  trustProxy?: string;
 }
 
 export const TEST_ADMIN_PASSWORD = 'Admin-test-1234';
@@ -85,7 +87,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
   // Backend selection (FORJA_TEST_DB): SQLite in dataDir, or a PostgreSQL database of its own.
   const databaseUrl = await testDatabaseUrl(dataDir, options.backend);
   const config = {
-    ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+    ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...(options.trustProxy !== undefined ? { TRUST_PROXY: options.trustProxy } : {}) }),
     databaseUrl,
     port: 0,
     host: '127.0.0.1',
@@ -104,7 +106,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     rateLimits: { login: 10_000, register: 10_000, recovery: 10_000 },
     ...options.identity,
   };
-  const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, shutdownGraceMs: _grace, logLevel: _level, validateResponses = true, backend: _backend, ...rest } = options;
+  const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, shutdownGraceMs: _grace, logLevel: _level, validateResponses = true, backend: _backend, trustProxy: _proxy, ...rest } = options;
   // The server reads only the variables a test passes (`env`), never this process's environment.
   const forja = await createForjaServer({ logger: false, env: {}, ...rest, identity, config });
   const app = forja.app;
