@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadConfig, readTrustProxy } from '../../server/config.ts';
 
@@ -41,5 +42,12 @@ describe('TRUST_PROXY', () => {
     ]) {
       expect(() => read(value), value).toThrow(new RegExp(`IP addresses or CIDRs.*not an address: ${named.replace(/[.*/]/g, '\\$&')}`));
     }
+  });
+
+  it("README's nginx example sets X-Forwarded-For from the address nginx saw, and offers no `true`", () => {
+    const readme = fs.readFileSync('README.md', 'utf8');
+    expect(readme).toContain('proxy_set_header X-Forwarded-For $remote_addr;');
+    expect(readme).not.toContain('$proxy_add_x_forwarded_for');
+    expect(readme).not.toMatch(/TRUST_PROXY=true(?! is refused)/);
   });
 });
