@@ -1,9 +1,14 @@
-import { badRequest } from '../http/http-error.ts';
+import { HttpError, badRequest } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import { parseFilters, readFilterArguments, type FilterArgument, type ParsedFilter } from './parse-filters.ts';
 
 /** Largest page / find size; bigger reads go through export, which streams. */
 export const MAX_LIMIT = 10_000;
+/**
+ * Longest search text. SQLite refuses a LIKE pattern over 50,000 bytes ("LIKE or GLOB pattern
+ * too complex", a 500); a search that long finds nothing useful on either engine.
+ */
+export const MAX_SEARCH_CHARS = 1_000;
 
 export interface ListQuery {
   /** 0 means no limit (export only). */
@@ -50,6 +55,12 @@ export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults
   // An explicit order applies to the explicit field; the default field brings its own order.
   const order = requested || query.order !== undefined ? direction : (fallback?.order ?? 'asc');
   const search = query.search?.trim() || null;
+  if (search !== null && search.length > MAX_SEARCH_CHARS) {
+    throw new HttpError(400, `search must be at most ${MAX_SEARCH_CHARS} characters; got ${search.length}`, {
+      i18nMessage: 'error.validation',
+      inputErrors: [{ field: 'search', reason: 'validation.tooLong' }],
+    });
+  }
   return {
     limit,
     offset: (page - 1) * limit,

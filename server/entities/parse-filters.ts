@@ -12,6 +12,12 @@ export interface ParsedFilter {
 }
 
 const OPERATORS = new Set<string>(FILTER_OPERATORS);
+/** Filters in one query. */
+export const MAX_FILTERS = 50;
+/** Values of one in / nin filter: each is a bound parameter, and SQLite takes at most 32,766 per statement. */
+export const MAX_FILTER_VALUES = 1_000;
+/** Characters of one filter value (a like pattern: SQLite refuses one over 50,000 bytes). */
+export const MAX_FILTER_VALUE_CHARS = 1_000;
 const LIST_OPERATORS = new Set<FilterOperator>(['eq', 'ne', 'in', 'nin']);
 const ORDER_OPERATORS = new Set<FilterOperator>(['gt', 'gte', 'lt', 'lte']);
 
@@ -40,6 +46,7 @@ export function parseFilters(runtime: EntityRuntime, raw: string | undefined): P
     // The value is everything after the second ';', so values may contain ';'.
     const value = part.slice(second + 1);
     filters.push(buildFilter(runtime, field, checkedOperator(runtime, field, operator, part), value, part));
+    if (filters.length > MAX_FILTERS) throw badRequest(`At most ${MAX_FILTERS} filters may be combined in one query`);
   }
   return filters;
 }
@@ -56,6 +63,7 @@ export function readFilterArguments(runtime: EntityRuntime, inputs: readonly Fil
     const value = Array.isArray(input.value) ? input.value.map(filterText).filter((item): item is string => item !== undefined) : filterText(input.value);
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
     filters.push(buildFilter(runtime, input.field, checkedOperator(runtime, input.field, input.operator, part), value, part));
+    if (filters.length > MAX_FILTERS) throw badRequest(`At most ${MAX_FILTERS} filters may be combined in one query`);
   }
   return filters;
 }
@@ -84,6 +92,9 @@ function checkedOperator(runtime: EntityRuntime, field: string, operator: string
 
 /** `raw` is the REST text, or, from a typed transport, the text of each value of a list. */
 function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOperator, raw: string | string[], part: string): ParsedFilter {
+  const listed = operator === 'in' || operator === 'nin';
+  const long = (Array.isArray(raw) ? raw : listed ? raw.split(',') : [raw]).find((text) => text.length > MAX_FILTER_VALUE_CHARS);
+  if (long !== undefined) throw badRequest(`Filter on ${field}: a value may have at most ${MAX_FILTER_VALUE_CHARS} characters; got ${long.length}`);
   const kind = valueKind(runtime, field);
   const list = kind.list;
   if (list && !LIST_OPERATORS.has(operator)) {
@@ -101,6 +112,7 @@ function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOper
   if (operator === 'in' || operator === 'nin') {
     const items = (Array.isArray(raw) ? raw : raw.split(',')).map((item) => item.trim()).filter((item) => item !== '');
     if (items.length === 0) throw badRequest(`Filter "${part}": ${operator} needs at least one value`);
+    if (items.length > MAX_FILTER_VALUES) throw badRequest(`Filter on ${field}: ${operator} takes at most ${MAX_FILTER_VALUES} values; got ${items.length}`);
     return { column: field, operator, value: items.map(coerce), list };
   }
   return { column: field, operator, value: coerce(raw as string), list };

@@ -7,7 +7,7 @@ import { routePermission } from '../entities/route-permission.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import type { Enforce } from '../http/authorize-route.ts';
 import type { FilterArgument } from '../entities/parse-filters.ts';
-import { nulByteError, nulBytePaths } from '../http/reject-nul-bytes.ts';
+import { unusableTextIn } from '../http/reject-nul-bytes.ts';
 import { resolving } from './graphql-errors.ts';
 
 export interface ResolverContext {
@@ -63,8 +63,8 @@ export function entityResolvers(
       // A GraphQL string literal may spell U+0000 as "\u0000", which the HTTP body check cannot see.
       // A record's fields are named as REST names them (`name`, not `data.name`): one error shape.
       const { data, ...others } = args as Record<string, unknown>;
-      const nul = [...nulBytePaths(others), ...(data === undefined ? [] : nulBytePaths(data))];
-      if (nul.length > 0) throw nulByteError(nul);
+      const unusable = unusableTextIn(data === undefined ? [others] : [others, data]);
+      if (unusable) throw unusable;
       return work(request, args);
     });
 

@@ -7,8 +7,9 @@ import { createComplexityRule } from 'graphql-query-complexity';
 import { entityOperationNames, entityTypeDefs } from '../generated/graphql.ts';
 import type { FeatureDependencies } from '../http/server-features.ts';
 import { entityResolvers } from './entity-resolvers.ts';
-import { nulByteError, requestNulBytePaths } from '../http/reject-nul-bytes.ts';
+import { unusableTextError } from '../http/reject-nul-bytes.ts';
 import { toGraphqlError } from './graphql-errors.ts';
+import { documentBoundsError } from './document-bounds.ts';
 import { createIdentityOperations } from '../identity/identity-operations.ts';
 import { identityResolvers, identityTypeDefs } from './identity-resolvers.ts';
 import { alreadyRefused, costEstimator, fieldCountRule, GRAPHQL_MAX_COST, limitError, reportLimit, rootOperationKinds, tooCostlyError } from './query-limits.ts';
@@ -79,8 +80,14 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
     // the refusal arrives as a GraphQL error with the error shape in its extensions.
     scope.addHook('preValidation', async (request) => {
       if (request.routeOptions.url !== '/graphql') return; // GraphiQL's static files read no input
-      const paths = requestNulBytePaths(request);
-      if (paths.length > 0) throw toGraphqlError(nulByteError(paths), 400);
+      const unusable = unusableTextError(request);
+      if (unusable) throw toGraphqlError(unusable, 400);
+      // GraphQL over HTTP: "extensions": null is the same as no extensions (mercurius's schema wants an object).
+      for (const item of Array.isArray(request.body) ? request.body : [request.body]) {
+        if (item && typeof item === 'object' && (item as { extensions?: unknown }).extensions === null) delete (item as { extensions?: unknown }).extensions;
+      }
+      const bounds = documentBoundsError(request);
+      if (bounds) throw toGraphqlError(bounds, 400);
     });
     // busboy 1 (graphql-upload-minimal's) marks a file of exactly maxFileSize bytes truncated,
     // where REST's @fastify/busboy accepts it: one byte more, so both take MAX_UPLOAD_BYTES whole

@@ -4,7 +4,7 @@ import type { EntityService } from '../entities/entity-service.ts';
 import { routePermission } from '../entities/route-permission.ts';
 import { authenticationError, type Enforce } from '../http/authorize-route.ts';
 import { HttpError } from '../http/http-error.ts';
-import { nulByteError, nulBytePaths } from '../http/reject-nul-bytes.ts';
+import { unusableTextIn } from '../http/reject-nul-bytes.ts';
 import { currentUserOf } from '../identity/auth-routes.ts';
 import { createDirectory } from '../identity/directory-routes.ts';
 import type { FileUploader } from '../files/file-routes.ts';
@@ -106,8 +106,8 @@ export function identityResolvers(deps: IdentityResolverDeps): { Query: Record<s
       // The generic create: the secret comes from the userApiKey beforeInsert hook (api-key-routes.ts).
       userApiKeyCreateWithSecret: (_root, args, { request }) => resolving(async () => {
         await enforce(request, routePermission(entities.userApiKey, 'create'));
-        const nul = nulBytePaths(args);
-        if (nul.length > 0) throw nulByteError(nul);
+        const unusable = unusableTextIn([args]);
+        if (unusable) throw unusable;
         return service.create('userApiKey', request.context, { ...(args.data as object) });
       }),
       avatar: signedIn(async (request, args) => {

@@ -56,7 +56,9 @@ export function registerRouteAuthorization(app: FastifyInstance, authorizer: Aut
   };
   app.addHook('onRoute', (options) => {
     const methods = Array.isArray(options.method) ? options.method : [options.method];
-    const config = (options.config ??= {}) as { permission?: RoutePermission; authenticated?: boolean };
+    const config = (options.config ??= {}) as { permission?: RoutePermission; authenticated?: boolean; methodNotAllowed?: boolean };
+    // A 405 answer (method-not-allowed.ts) is no operation: not listed, nothing to authorise.
+    if (config.methodNotAllowed) return;
     for (const method of methods) {
       if (SIGNED_IN_ROUTES[`${method} ${options.url}`]) config.authenticated = true;
       routes.push({

@@ -34,8 +34,9 @@ import { drainUnreadBodies } from './drain-unread-body.ts';
 import { registerGracefulClose, type GracefulClose } from './graceful-close.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
+import { trackMethodsForNotAllowed } from './method-not-allowed.ts';
 import { postgresRateLimitStore } from './postgres-rate-limit-store.ts';
-import { rejectNulBytes } from './reject-nul-bytes.ts';
+import { rejectUnusableInput } from './reject-nul-bytes.ts';
 import type { ContextResolver, RequestContext } from './request-context.ts';
 import { securityHeaders } from './security-headers.ts';
 import { tooManyRequests } from './too-many-requests.ts';
@@ -117,8 +118,9 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   app.removeContentTypeParser('text/plain');
   registerErrorHandler(app);
   registerRequestIds(app);
-  // PostgreSQL cannot store U+0000: every body, query and path parameter holding one is a 400.
-  rejectNulBytes(app);
+  // PostgreSQL cannot store U+0000 nor a lone surrogate: every body, query and path parameter
+  // holding one is a 400, as is a repeated query parameter.
+  rejectUnusableInput(app);
   drainUnreadBodies(app);
 
   // The environment, read once here (server/config.ts): a bad variable stops the start.
@@ -156,6 +158,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     request.context = await resolveContext(request);
   });
   const { routes, enforce } = registerRouteAuthorization(app, options.authorizer ?? permissionAuthorizer);
+  const addMethodNotAllowed = trackMethodsForNotAllowed(app);
 
   await app.register(fastifyHelmet, securityHeaders());
   // Closed unless CORS_ORIGINS names the origins (or '*') allowed to call the API from a browser.
@@ -203,6 +206,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   registerFileRoutes(app, config.dataDir, uploadFile);
   for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile });
   await registerConsole(app, config.distDir);
+  addMethodNotAllowed();
   return { app, database, service, identity, routes, shutdown };
 }
 
