@@ -89,7 +89,7 @@ export function repeatedParameterError(query: unknown): HttpError | null {
   if (repeated.length === 0) return null;
   return validationError(
     repeated.slice(0, MAX_REPORTED).map((field) => ({ field, reason: 'validation.repeatedParameter' })),
-    `Query parameter${repeated.length > 1 ? 's' : ''} ${repeated.slice(0, 5).join(', ')} given more than once; give each parameter once`,
+    `Query parameter${repeated.length > 1 ? 's' : ''} ${repeated.slice(0, 5).map((name) => `"${name}"`).join(', ')} ${repeated.length > 1 ? 'were' : 'was'} given more than once; give each parameter once`,
   );
 }
 
