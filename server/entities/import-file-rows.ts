@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { HttpError, badRequest } from '../http/http-error.ts';
+import { jsonBoundsProblem, type JsonBounds } from '../http/bounded-json.ts';
 import { CpuTaskError, cpuPool, serverBusyError } from '../workers/run-cpu-task.ts';
 import type { RowSlices } from '../workers/cpu-task-handlers.ts';
 import { sliceTimer, yieldToEventLoop } from './event-loop-yield.ts';
@@ -17,6 +18,35 @@ export const WORKER_PARSE_BYTES = 256 * 1024;
 const ROWS_PER_SLICE = 1000;
 /** Separators recognised when the request names none: the console exports `;`, most tools `,`. */
 const DETECTED_SEPARATORS = [';', ',', '\t'];
+
+/** Columns of an import file's header: an entity has a few dozen fields; a 20,000-column header stalled the parser. */
+export const IMPORT_MAX_COLUMNS = 500;
+/** Characters of one cell (CSV) or string (JSON): a single 24 MB cell held the event loop 0.5-1 s. */
+export const IMPORT_MAX_CELL_CHARS = 1024 * 1024;
+/** The shape limits of a JSON import file (jsonBoundsProblem): records of at most IMPORT_MAX_COLUMNS fields. */
+export const JSON_IMPORT_BOUNDS: JsonBounds = { maxDepth: 32, maxObjectMembers: IMPORT_MAX_COLUMNS, maxValues: Number.MAX_SAFE_INTEGER, maxStringChars: IMPORT_MAX_CELL_CHARS };
+
+/** csv-parse's options for an import, the same on the main thread and in the worker. */
+export function csvImportOptions(delimiter: string) {
+  return {
+    bom: true,
+    delimiter,
+    skip_empty_lines: true,
+    relax_column_count: false,
+    // Per field: csv-parse refuses a field (or line) buffer past this many characters.
+    max_record_size: IMPORT_MAX_CELL_CHARS,
+    columns: (header: string[]) => {
+      if (header.length > IMPORT_MAX_COLUMNS) throw badRequest(`The CSV header has ${header.length} columns; at most ${IMPORT_MAX_COLUMNS} are allowed`);
+      return header;
+    },
+  };
+}
+
+/** The 400/413 for a JSON import file out of JSON_IMPORT_BOUNDS, or null. */
+export function jsonImportBoundsError(text: string): HttpError | null {
+  const problem = jsonBoundsProblem(text, JSON_IMPORT_BOUNDS);
+  return problem ? new HttpError(problem.status, `The JSON file could not be read: ${problem.message}`) : null;
+}
 
 export function tooManyRowsError(max: number): HttpError {
   return new HttpError(413, `The import file has more than ${max} rows; split it into smaller files (IMPORT_MAX_ROWS)`, {
@@ -36,6 +66,7 @@ export async function readCsvRows(content: Buffer, separator: string | undefined
   if ([...delimiter].length !== 1 || /["\r\n]/.test(delimiter)) {
     throw badRequest(`separator must be a single character other than a quote or line break; got "${delimiter}"`);
   }
+  checkHeaderWidth(content, delimiter);
   if (content.length > WORKER_PARSE_BYTES) {
     return rowsFromWorker('CSV', () => cpuPool().run('csvRows', { content, delimiter, maxRows, rowsPerSlice: ROWS_PER_SLICE })) as Promise<Record<string, string>[]>;
   }
@@ -46,7 +77,7 @@ export async function readCsvRows(content: Buffer, separator: string | undefined
     }
   }
   const parser = Readable.from(chunks()).pipe(
-    parse({ bom: true, columns: true, delimiter, skip_empty_lines: true, relax_column_count: false }),
+    parse(csvImportOptions(delimiter)),
   );
   const rows: Record<string, string>[] = [];
   try {
@@ -60,6 +91,25 @@ export async function readCsvRows(content: Buffer, separator: string | undefined
     throw badRequest(`The CSV file could not be read: ${(error as Error).message}`);
   }
   return rows;
+}
+
+/**
+ * Refuses a header of more than IMPORT_MAX_COLUMNS columns by counting separators outside quotes
+ * on its first line, before csv-parse sees it: csv-parse took close to a second of the event loop
+ * over one 20,000-column line, all of it in a single chunk.
+ */
+function checkHeaderWidth(content: Buffer, delimiter: string): void {
+  const separator = delimiter.charCodeAt(0);
+  let columns = 1;
+  let quoted = false;
+  for (let i = 0; i < content.length; i++) {
+    const byte = content[i];
+    if (byte === 0x22) quoted = !quoted;
+    else if (!quoted && (byte === 0x0a || byte === 0x0d)) break;
+    else if (!quoted && byte === separator && ++columns > IMPORT_MAX_COLUMNS) {
+      throw badRequest(`The CSV header has more than ${IMPORT_MAX_COLUMNS} columns; at most ${IMPORT_MAX_COLUMNS} are allowed`);
+    }
+  }
 }
 
 /** The separator of a CSV file from its header line (field names, so quotes are rare there). */
@@ -87,8 +137,11 @@ export async function readJsonRows(content: Buffer, maxRows: number): Promise<un
     return rowsFromWorker('JSON', () => cpuPool().run('jsonRows', { content, maxRows, rowsPerSlice: ROWS_PER_SLICE }));
   }
   let value: unknown;
+  const text = content.toString('utf8').replace(/^\ufeff/, '');
+  const bounds = jsonImportBoundsError(text);
+  if (bounds) throw bounds;
   try {
-    value = JSON.parse(content.toString('utf8').replace(/^\ufeff/, ''));
+    value = JSON.parse(text);
   } catch (error) {
     throw badRequest(`The JSON file could not be read: ${(error as Error).message}`);
   }

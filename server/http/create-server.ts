@@ -24,7 +24,7 @@ import { createFileUploader, registerFileRoutes } from '../files/file-routes.ts'
 import { readOrCreateSecret } from '../identity/secret-store.ts';
 import { createIdentity, type Identity } from '../identity/create-identity.ts';
 import { createCredentialLimits } from '../identity/credential-limits.ts';
-import type { IdentityConfig } from '../identity/identity-config.ts';
+import { DEFAULT_ANONYMOUS_PER_MINUTE, type IdentityConfig } from '../identity/identity-config.ts';
 import { permissionAuthorizer } from '../identity/permission-authorizer.ts';
 import { seedDatabase } from '../seed/seed-database.ts';
 import { settingsStoreFor } from '../settings/settings-store.ts';
@@ -35,6 +35,8 @@ import { registerGracefulClose, type GracefulClose } from './graceful-close.ts';
 import { registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
 import { trackMethodsForNotAllowed } from './method-not-allowed.ts';
+import { registerBoundedJsonParser } from './bounded-json.ts';
+import { boundPublicRoutes } from './public-route-bounds.ts';
 import { postgresRateLimitStore } from './postgres-rate-limit-store.ts';
 import { rejectUnusableInput } from './reject-nul-bytes.ts';
 import type { ContextResolver, RequestContext } from './request-context.ts';
@@ -159,6 +161,9 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   });
   const { routes, enforce } = registerRouteAuthorization(app, options.authorizer ?? permissionAuthorizer);
   const addMethodNotAllowed = trackMethodsForNotAllowed(app);
+  // Before any body is read: bounded JSON, small public bodies, anonymous rate limits (issue 31 item 3).
+  registerBoundedJsonParser(app);
+  boundPublicRoutes(app, { enforce, anonymousPerMinute: identityConfig.rateLimits.anonymous ?? DEFAULT_ANONYMOUS_PER_MINUTE });
 
   await app.register(fastifyHelmet, securityHeaders());
   // Closed unless CORS_ORIGINS names the origins (or '*') allowed to call the API from a browser.

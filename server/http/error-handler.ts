@@ -28,7 +28,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
         }));
         return reply.status(400).send({ message: error.message, i18nMessage: 'error.validation', inputErrors });
       }
-      return reply.status(CLIENT_STATUSES.has(status) ? status : 400).send({ message: clientMessage(error as FastifyError) });
+      return reply.status(CLIENT_STATUSES.has(status) ? status : 400).send({ message: clientMessage(error as FastifyError, request.routeOptions.bodyLimit) });
     }
     request.log.error({ err: error }, 'unexpected error');
     const storage = storageFailure(error);
@@ -38,7 +38,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
 }
 
 /** Fastify's own messages are clear; a few get a friendlier, more specific text. */
-function clientMessage(error: FastifyError): string {
+function clientMessage(error: FastifyError, bodyLimit: number | undefined): string {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -46,6 +46,7 @@ function clientMessage(error: FastifyError): string {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return `Unsupported content type: ${error.message}`;
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return bodyLimit ? `Request body is too large: this route takes at most ${bodyLimit} bytes` : 'Request body is too large';
     case 'FST_REQ_FILE_TOO_LARGE':
       return 'Request body is too large';
     default:

@@ -26,9 +26,13 @@ export interface IdentityConfig {
   /** Google signing certificates by key id; tests and air-gapped installs supply them. */
   googleCertificates: Record<string, string> | undefined;
   publicUrl: string | undefined;
-  rateLimits: { login: number; register: number; recovery: number };
+  /** Per minute and address; `anonymous`: any other public route taking a body, for anonymous callers (server/http/public-route-bounds.ts). */
+  rateLimits: { login: number; register: number; recovery: number; anonymous?: number };
   corsOrigins: string[];
 }
+
+/** Requests a minute one address may send, anonymously, to a public route without a limit of its own. */
+export const DEFAULT_ANONYMOUS_PER_MINUTE = 120;
 
 export function loadIdentityConfig(env: NodeJS.ProcessEnv): IdentityConfig {
   const text = (name: string) => env[name]?.trim() || undefined;
@@ -45,6 +49,7 @@ export function loadIdentityConfig(env: NodeJS.ProcessEnv): IdentityConfig {
       login: positiveInteger(env, 'RATE_LIMIT_LOGIN', 10),
       register: positiveInteger(env, 'RATE_LIMIT_REGISTER', 5),
       recovery: positiveInteger(env, 'RATE_LIMIT_RECOVERY', 5),
+      anonymous: positiveInteger(env, 'RATE_LIMIT_ANONYMOUS', DEFAULT_ANONYMOUS_PER_MINUTE),
     },
     corsOrigins: (text('CORS_ORIGINS') ?? '').split(',').map((o) => o.trim()).filter((o) => o !== ''),
   };

@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { badRequest } from '../http/http-error.ts';
-import { tooManyRowsError } from '../entities/import-file-rows.ts';
+import { HttpError, badRequest } from '../http/http-error.ts';
+import { csvImportOptions, jsonImportBoundsError, tooManyRowsError } from '../entities/import-file-rows.ts';
 import { chunkText } from '../rag/chunk/chunk-text.ts';
 import { markupToText, type MarkupType } from '../rag/parse/markup-to-text.ts';
 import type { Chunk } from '../rag/rag-types.ts';
@@ -32,8 +32,11 @@ export const cpuTaskHandlers = {
 
   jsonRows(input: { content: Uint8Array; maxRows: number; rowsPerSlice: number }): RowSlices {
     let value: unknown;
+    const text = Buffer.from(input.content.buffer, input.content.byteOffset, input.content.byteLength).toString('utf8').replace(/^\ufeff/, '');
+    const bounds = jsonImportBoundsError(text);
+    if (bounds) throw bounds;
     try {
-      value = JSON.parse(Buffer.from(input.content.buffer, input.content.byteOffset, input.content.byteLength).toString('utf8').replace(/^\ufeff/, ''));
+      value = JSON.parse(text);
     } catch (error) {
       throw badRequest(`The JSON file could not be read: ${(error as Error).message}`);
     }
@@ -46,15 +49,12 @@ export const cpuTaskHandlers = {
     let rows: Record<string, string>[];
     try {
       rows = parseCsv(Buffer.from(input.content.buffer, input.content.byteOffset, input.content.byteLength), {
-        bom: true,
-        columns: true,
-        delimiter: input.delimiter,
-        skip_empty_lines: true,
-        relax_column_count: false,
+        ...csvImportOptions(input.delimiter),
         // One past the cap is enough to know the file is too long.
         to: input.maxRows + 1,
       }) as Record<string, string>[];
     } catch (error) {
+      if (error instanceof HttpError) throw error;
       throw badRequest(`The CSV file could not be read: ${(error as Error).message}`);
     }
     if (rows.length > input.maxRows) throw tooManyRowsError(input.maxRows);

@@ -103,7 +103,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
     jwtSecret,
     apiKeySecret: randomBytes(32).toString('hex'),
     // Tests sign in many times a minute; the rate-limit test sets its own low limits.
-    rateLimits: { login: 10_000, register: 10_000, recovery: 10_000 },
+    rateLimits: { login: 10_000, register: 10_000, recovery: 10_000, anonymous: 10_000 },
     ...options.identity,
   };
   const { dataDir: _ignored, maxUploadBytes: _max, signIn = true, identity: _identity, shutdownGraceMs: _grace, logLevel: _level, validateResponses = true, backend: _backend, trustProxy: _proxy, ...rest } = options;
