@@ -20,6 +20,11 @@ export type SettingType = (typeof SETTING_TYPES)[number];
 export const FORMAT_REASON = 'validation.setting.format';
 export const NUMBERS_REASON = 'validation.setting.numbers';
 export const TOO_LONG_REASON = 'validation.setting.tooLong';
+/** A number setting's bounds (setting-number-rules.ts), with the form's own messages. */
+export const REQUIRED_REASON = 'validation.required';
+export const MIN_REASON = 'validation.min';
+export const MAX_REASON = 'validation.max';
+export const INTEGER_REASON = 'validation.integer';
 
 /**
  * Length caps: a setting is a line of configuration, not a document store (a 5 MB value would
@@ -50,6 +55,23 @@ const typedNumber: Schema = {
   pattern: `^$|${TYPED_NUMBER}`,
   'x-reasons': { type: NUMBERS_REASON, maxLength: NUMBERS_REASON, pattern: NUMBERS_REASON },
 };
+/**
+ * The number's bounds, read from the candidate (`min`, `max`, `step` 1 for whole numbers; absent
+ * ones check nothing) and `present` (set only when the setting may not be empty).
+ */
+const numberBounds: Schema = {
+  number: {
+    type: ['number', 'null'],
+    minimum: { $data: '1/min' },
+    maximum: { $data: '1/max' },
+    multipleOf: { $data: '1/step' },
+    'x-reasons': { minimum: MIN_REASON, maximum: MAX_REASON, multipleOf: INTEGER_REASON },
+  },
+  present: { const: true, 'x-reasons': { const: REQUIRED_REASON } },
+  min: { type: 'number' },
+  max: { type: 'number' },
+  step: { type: 'number' },
+};
 const typedNumberItem: Schema = { ...typedNumber, type: 'string', pattern: TYPED_NUMBER };
 const list = (items: Schema): Schema => ({ type: ['array', 'null'], maxItems: MAX_SETTING_LENGTH.items, items, 'x-reasons': { maxItems: TOO_LONG_REASON } });
 
@@ -64,7 +86,7 @@ export const SETTING_VALUE_SCHEMAS: Record<SettingType, Schema> = {
   string: candidate('string', { value: text(MAX_SETTING_LENGTH.text) }),
   longString: candidate('longString', { value: text(MAX_SETTING_LENGTH.longText) }),
   password: candidate('password', { value: text(MAX_SETTING_LENGTH.text) }),
-  number: candidate('number', { value: typedNumber, canonical: canonicalNumber(1) }),
+  number: candidate('number', { value: typedNumber, canonical: canonicalNumber(1), ...numberBounds }),
   boolean: candidate('boolean', { value: { enum: [true, false, 'true', 'false'] } }),
   enum: candidate('enum', { value: inOptions(1) }),
   stringList: candidate('stringList', { value: list(textItem) }),

@@ -8,15 +8,19 @@
  */
 import type { ErrorObject } from 'ajv';
 import { settingValueValidators } from '../generated/setting-value-validators.ts';
-import { FORMAT_REASON, NUMBERS_REASON, NUMBER_SOURCE, TOO_LONG_REASON, type SettingType } from './setting-value-schemas.ts';
+import { FORMAT_REASON, INTEGER_REASON, MAX_REASON, MIN_REASON, NUMBERS_REASON, NUMBER_SOURCE, REQUIRED_REASON, TOO_LONG_REASON, type SettingType } from './setting-value-schemas.ts';
+import { SETTING_NUMBER_RULES } from './setting-number-rules.ts';
 
-export { FORMAT_REASON, MAX_SETTING_LENGTH, NUMBERS_REASON, SETTING_TYPES, TOO_LONG_REASON, type SettingType } from './setting-value-schemas.ts';
+export { FORMAT_REASON, INTEGER_REASON, MAX_REASON, MAX_SETTING_LENGTH, MIN_REASON, NUMBERS_REASON, REQUIRED_REASON, SETTING_TYPES, TOO_LONG_REASON, type SettingType } from './setting-value-schemas.ts';
+export { SETTING_NUMBER_RULES, type SettingNumberRule } from './setting-number-rules.ts';
 
 /** The reasons' Spanish texts (spec §5), for API answers; the console shows its locale's. */
 export const FORMAT_MESSAGE = 'Formato Invalido.';
 export const NUMBERS_MESSAGE = 'Formato Invalido. Solo se esperan números.';
 
 export interface SettingShape {
+  /** Picks the number bounds of setting-number-rules.ts (none without it). */
+  key?: string;
   type: SettingType;
   options?: string[] | null;
   regex?: string | null;
@@ -24,7 +28,7 @@ export interface SettingShape {
 
 export type SettingValueResult =
   | { ok: true; value: unknown }
-  | { ok: false; error: { field: string; reason: string }; message: string; max?: number };
+  | { ok: false; error: { field: string; reason: string }; message: string; max?: number; min?: number };
 
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 const VALIDATORS = settingValueValidators as Record<SettingType, Validator>;
@@ -34,7 +38,7 @@ const LIST_TYPES: ReadonlySet<SettingType> = new Set(['stringList', 'numberList'
 /** Whether the type's value is a list (stringList, numberList, enumList). */
 export const isListType = (type: SettingType): boolean => LIST_TYPES.has(type);
 /** When two problems are found in the same place, the one reported (the length before the form). */
-const REASON_RANK: Record<string, number> = { [TOO_LONG_REASON]: 0, [NUMBERS_REASON]: 1, [FORMAT_REASON]: 2 };
+const REASON_RANK: Record<string, number> = { [REQUIRED_REASON]: 0, [TOO_LONG_REASON]: 0, [NUMBERS_REASON]: 1, [FORMAT_REASON]: 2, [INTEGER_REASON]: 3, [MIN_REASON]: 4, [MAX_REASON]: 4 };
 
 /**
  * Checks a value against its setting's type, options and regex and returns the value to store
@@ -77,6 +81,12 @@ function candidateOf(setting: SettingShape, value: unknown): Record<string, unkn
   if (setting.type === 'number') {
     candidate.value = typedText(value);
     candidate.canonical = canonicalText(value);
+    const rule = (setting.key && Object.hasOwn(SETTING_NUMBER_RULES, setting.key) ? SETTING_NUMBER_RULES[setting.key] : undefined) ?? {};
+    candidate.number = settingNumber(value);
+    if (rule.min !== undefined) candidate.min = rule.min;
+    if (rule.max !== undefined) candidate.max = rule.max;
+    if (rule.integer) candidate.step = 1;
+    if (rule.required) candidate.present = !(value === null || value === undefined || (typeof value === 'string' && value.trim() === ''));
   } else if (setting.type === 'numberList' && Array.isArray(value)) {
     candidate.value = value.map(typedText);
     candidate.canonical = value.map(canonicalText);
@@ -99,7 +109,7 @@ function storedValue(type: SettingType, value: unknown): unknown {
   }
 }
 
-interface Problem { field: string; index: number; reason: string; max?: number }
+interface Problem { field: string; index: number; reason: string; max?: number; min?: number }
 
 /** Each AJV error as a field and reason; the first in the value's order is the one reported. */
 function firstProblem(errors: ErrorObject[]): Problem {
@@ -110,18 +120,29 @@ function firstProblem(errors: ErrorObject[]): Problem {
     const reason = reasons[error.keyword] ?? FORMAT_REASON;
     const limit = (error.params as { limit?: unknown }).limit;
     return {
-      field: item === undefined ? 'value' : `value.${item}`,
-      index: item === undefined ? -1 : Number(item),
+      field: item === undefined || error.instancePath === '/number' || error.instancePath === '/present' ? 'value' : `value.${item}`,
+      index: item === undefined || error.instancePath === '/number' || error.instancePath === '/present' ? -1 : Number(item),
       reason,
-      ...(reason === TOO_LONG_REASON && typeof limit === 'number' ? { max: limit } : {}),
+      ...((reason === TOO_LONG_REASON || reason === MAX_REASON) && typeof limit === 'number' ? { max: limit } : {}),
+      ...(reason === MIN_REASON && typeof limit === 'number' ? { min: limit } : {}),
     };
   });
   problems.sort((a, b) => a.index - b.index || (REASON_RANK[a.reason] ?? 9) - (REASON_RANK[b.reason] ?? 9));
   return problems[0] ?? { field: 'value', index: -1, reason: FORMAT_REASON };
 }
 
+/** English texts of the bounds' reasons, for API answers (the console shows its locale's). */
+const BOUND_MESSAGES: Record<string, (problem: Problem) => string> = {
+  [REQUIRED_REASON]: () => 'A value is required: this setting cannot be empty',
+  [MIN_REASON]: (problem) => `The value must be at least ${problem.min}`,
+  [MAX_REASON]: (problem) => `The value must be at most ${problem.max}`,
+  [INTEGER_REASON]: () => 'The value must be a whole number',
+};
+
 function failure(problem: Problem): SettingValueResult {
   const error = { field: problem.field, reason: problem.reason };
   if (problem.reason === TOO_LONG_REASON) return { ok: false, error, message: `The value is too long (at most ${problem.max})`, max: problem.max };
+  const bound = BOUND_MESSAGES[problem.reason];
+  if (bound) return { ok: false, error, message: bound(problem), ...(problem.max !== undefined ? { max: problem.max } : {}), ...(problem.min !== undefined ? { min: problem.min } : {}) };
   return { ok: false, error, message: problem.reason === NUMBERS_REASON ? NUMBERS_MESSAGE : FORMAT_MESSAGE };
 }

@@ -7,8 +7,16 @@ export interface PublicOptions {
   googleClientId: string | null;
 }
 
-/** Setting keys of server/settings/setting-definitions.ts. */
-const KEYS = { registration: 'auth.registrationEnabled', recovery: 'auth.recoveryEnabled', googleClientId: 'google.clientId' } as const;
+/**
+ * Where each option is read, first match wins: the keys GET /api/settings/public sends
+ * (server/settings/settings-routes.ts), then the setting keys of server/settings/setting-definitions.ts
+ * (GET /api/settings, when the public endpoint is missing).
+ */
+const KEYS = {
+  registration: ['registration', 'auth.registrationEnabled'],
+  recovery: ['recovery', 'auth.recoveryEnabled'],
+  googleClientId: ['googleClientId', 'google.clientId'],
+} as const;
 
 /** When nothing can be read: recovery only (it does not create accounts), Google from the build env. */
 export function fallbackOptions(envClientId: string | null | undefined): PublicOptions {
@@ -35,14 +43,15 @@ export function parsePublicOptions(body: unknown, fallback: PublicOptions): Publ
     }
   };
   collect(body);
-  const flag = (key: string, fallbackValue: boolean) => {
-    const value = values.get(key);
+  const first = (keys: readonly string[]) => keys.map((key) => values.get(key)).find((value) => value !== undefined && value !== null);
+  const flag = (keys: readonly string[], fallbackValue: boolean) => {
+    const value = first(keys);
     return typeof value === 'boolean' ? value : value === 'true' ? true : value === 'false' ? false : fallbackValue;
   };
-  const clientId = values.get(KEYS.googleClientId);
+  const clientId = KEYS.googleClientId.map((key) => values.get(key)).find((value) => typeof value === 'string' && value.trim());
   return {
-    registration: flag(KEYS.registration, values.has('registration') ? flag('registration', fallback.registration) : fallback.registration),
-    recovery: flag(KEYS.recovery, values.has('recovery') ? flag('recovery', fallback.recovery) : fallback.recovery),
+    registration: flag(KEYS.registration, fallback.registration),
+    recovery: flag(KEYS.recovery, fallback.recovery),
     googleClientId: (typeof clientId === 'string' && clientId.trim()) || fallback.googleClientId,
   };
 }

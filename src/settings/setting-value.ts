@@ -1,4 +1,4 @@
-import { FORMAT_REASON, NUMBERS_REASON, TOO_LONG_REASON, isListType, settingNumber, validateSettingValue } from '../../contract/settings/validate-setting-value.ts';
+import { FORMAT_REASON, INTEGER_REASON, MAX_REASON, MIN_REASON, NUMBERS_REASON, REQUIRED_REASON, TOO_LONG_REASON, isListType, settingNumber, validateSettingValue } from '../../contract/settings/validate-setting-value.ts';
 import type { Setting, SettingType } from '../session/session-types.ts';
 
 /** What the edit dialog holds while typing: text for scalars, a list for list types, a flag for booleans. */
@@ -20,7 +20,9 @@ export function toDraft(setting: Pick<Setting, 'type' | 'value'>): DraftValue {
  * (clears it).
  */
 export function fromDraft(type: SettingType, draft: DraftValue): unknown {
-  const toNumber = (text: string) => settingNumber(text) ?? text.trim();
+  // A decimal comma ("0,5", as Spanish writes it) is the same number as "0.5"; anything else
+  // (thousands marks, several commas) is sent as typed and refused by the shared rule.
+  const toNumber = (text: string) => settingNumber(/^\s*-?\d+,\d+\s*$/.test(text) ? text.replace(',', '.') : text) ?? text.trim();
   if (type === 'boolean') return draft === true;
   if (type === 'number') return String(draft).trim() === '' ? null : toNumber(String(draft));
   if (type === 'numberList') return (draft as string[]).map(toNumber);
@@ -33,13 +35,17 @@ const MESSAGE_OF_REASON: Record<string, string> = {
   [FORMAT_REASON]: 'settings.invalidFormat',
   [NUMBERS_REASON]: 'settings.onlyNumbers',
   [TOO_LONG_REASON]: 'validation.setting.tooLong',
+  [REQUIRED_REASON]: REQUIRED_REASON,
+  [MIN_REASON]: MIN_REASON,
+  [MAX_REASON]: MAX_REASON,
+  [INTEGER_REASON]: INTEGER_REASON,
 };
 
 export interface SettingDraftError {
   /** Locale key of the message. */
   key: string;
-  /** Its interpolation values (`max` for a value too long). */
-  params?: { max: number };
+  /** Its interpolation values (`max` for a value too long or too big, `min` for one too small). */
+  params?: { max?: number; min?: number };
 }
 
 /**
@@ -47,15 +53,16 @@ export interface SettingDraftError {
  * server runs on PATCH) applied to exactly what the dialog would send, so the dialog refuses what
  * the server refuses and nothing else. null when the draft is valid.
  */
-export function describeSettingError(setting: Pick<Setting, 'type' | 'regex' | 'options'>, draft: DraftValue): SettingDraftError | null {
+export function describeSettingError(setting: Pick<Setting, 'key' | 'type' | 'regex' | 'options'>, draft: DraftValue): SettingDraftError | null {
   const checked = validateSettingValue(setting, fromDraft(setting.type, draft));
   if (checked.ok) return null;
   const key = MESSAGE_OF_REASON[checked.error.reason] ?? 'settings.invalidFormat';
-  return checked.max !== undefined ? { key, params: { max: checked.max } } : { key };
+  if (checked.max !== undefined) return { key, params: { max: checked.max } };
+  return checked.min !== undefined ? { key, params: { min: checked.min } } : { key };
 }
 
 /** The locale key of the draft's error ('settings.invalidFormat', 'settings.onlyNumbers', ...), or null. */
-export function validateSetting(setting: Pick<Setting, 'type' | 'regex' | 'options'>, draft: DraftValue): string | null {
+export function validateSetting(setting: Pick<Setting, 'key' | 'type' | 'regex' | 'options'>, draft: DraftValue): string | null {
   return describeSettingError(setting, draft)?.key ?? null;
 }
 

@@ -5,6 +5,7 @@ import { create, minimalBot, minimalKnowledge } from './helpers/fixtures.ts';
 import { anonymous } from './chat-visitor.ts';
 import { completion, json, startFakeOpenAiServer, type FakeOpenAiServer, type RecordedRequest } from '../unit/llm/fake-openai-server.ts';
 import { TEST_BACKEND } from './helpers/test-database.ts';
+import { fallbackOptions, parsePublicOptions } from '../../src/identity/public-options.ts';
 
 /**
  * The runtime configuration (server/config/resolve-runtime-config.ts) against a running server:
@@ -207,10 +208,27 @@ describe('keys are sent only to the host they were configured for', () => {
 describe('sign-in and e-mail settings', () => {
   it('GOOGLE_CLIENT_ID alone shows the Google button (as the Google route accepts it); the setting wins', async () => {
     const server = await start(environment({ googleClientId: 'env-client.apps.googleusercontent.com' }));
+    // What the sign-in page reads from the answer (src/identity/public-options.ts): the button shows for this id.
+    const shown = async () => parsePublicOptions((await server.as(null).get('/api/settings/public')).body, fallbackOptions(null)).googleClientId;
     expect((await server.as(null).get('/api/settings/public')).body.googleClientId).toBe('env-client.apps.googleusercontent.com');
+    expect(await shown()).toBe('env-client.apps.googleusercontent.com');
     await setSetting(server, 'google.clientId', 'set-client.apps.googleusercontent.com');
     expect((await server.as(null).get('/api/settings/public')).body.googleClientId).toBe('set-client.apps.googleusercontent.com');
+    expect(await shown()).toBe('set-client.apps.googleusercontent.com');
     await setSetting(server, 'google.clientId', '');
     expect((await server.as(null).get('/api/settings/public')).body.googleClientId).toBe('env-client.apps.googleusercontent.com');
+    expect(await shown()).toBe('env-client.apps.googleusercontent.com');
+  });
+
+  it('Google sign-in enabled from Settings alone (no GOOGLE_CLIENT_ID): the sign-in page reads the id, and no button once cleared', async () => {
+    const server = await start(environment({}));
+    const shown = async () => parsePublicOptions((await server.as(null).get('/api/settings/public')).body, fallbackOptions(null));
+    expect(await shown()).toEqual({ registration: false, recovery: true, googleClientId: null });
+    await setSetting(server, 'google.clientId', '  only-setting.apps.googleusercontent.com ');
+    expect((await shown()).googleClientId).toBe('only-setting.apps.googleusercontent.com');
+    await setSetting(server, 'auth.registrationEnabled', true);
+    expect((await shown()).registration).toBe(true);
+    await setSetting(server, 'google.clientId', '');
+    expect((await shown()).googleClientId).toBeNull();
   });
 });

@@ -87,9 +87,14 @@ describe('the console dialog and PATCH agree (contract/settings/validate-setting
     'settings.invalidFormat': 'validation.setting.format',
     'settings.onlyNumbers': 'validation.setting.numbers',
     'validation.setting.tooLong': 'validation.setting.tooLong',
+    'validation.required': 'validation.required',
+    'validation.min': 'validation.min',
+    'validation.max': 'validation.max',
+    'validation.integer': 'validation.integer',
   };
   const drafts: [string, DraftValue][] = [
-    ['llm.timeoutMs', '30000'], ['llm.timeoutMs', '12a'], ['llm.timeoutMs', '6e4'], ['llm.timeoutMs', ''], ['llm.timeoutMs', ' 45000 '],
+    ['llm.timeoutMs', '30000'], ['llm.timeoutMs', '12a'], ['llm.timeoutMs', '6e4'], ['llm.timeoutMs', ''], ['llm.timeoutMs', '-5'], ['llm.timeoutMs', '1.5'],
+    ['llm.timeoutMs', '1,5'], ['smtp.port', '99999'], ['smtp.port', '0'], ['smtp.port', '2525'], ['smtp.port', ''], ['llm.timeoutMs', ' 45000 '],
     ['smtp.port', '1'.repeat(65)], ['llm.baseUrl', 'https://h.example/v1'], ['llm.baseUrl', 'ftp://h'], ['llm.baseUrl', ''],
     ['app.publicUrl', 'https://forja.example/path'], ['llm.provider', 'offline'], ['llm.provider', 'other'], ['llm.provider', ''],
     ['auth.registrationEnabled', true], ['smtp.from', 'x'.repeat(2049)], ['llm.model', 'gpt-4o-mini'],
@@ -107,9 +112,17 @@ describe('the console dialog and PATCH agree (contract/settings/validate-setting
         expect(res.body.inputErrors, label).toEqual([{ field: 'value', reason: REASON_OF_KEY[dialog] }]);
       }
     }
-    // The cleared number is stored empty, and reads fall back to the default.
+    // The refused values left the last good one; a number that may be empty is stored empty.
     expect((await server.get('/api/settings/llm.timeoutMs')).body.value).toBe(45000);
-    expect((await server.patch('/api/settings/llm.timeoutMs', { value: fromDraft('number', '') })).body.value).toBeNull();
+    expect((await server.get('/api/settings/smtp.port')).body.value).toBeNull();
+    // Sent as JSON numbers or text, null or '': the same verdicts.
+    for (const value of [-5, 1.5, null, '', '  ', 0]) {
+      const res = await server.patch('/api/settings/llm.timeoutMs', { value });
+      expect(res.status, JSON.stringify(value)).toBe(400);
+    }
+    expect((await server.patch('/api/settings/smtp.port', { value: 99999 })).status).toBe(400);
+    expect((await server.patch('/api/settings/smtp.port', { value: 587 })).body.value).toBe(587);
+    expect((await server.get('/api/settings/llm.timeoutMs')).body.value).toBe(45000);
   });
 });
 

@@ -76,6 +76,12 @@ describe('sign-in options', () => {
     expect(parsePublicOptions({ 'auth.registrationEnabled': true }, fallback)).toEqual({ registration: true, recovery: true, googleClientId: null });
     expect(parsePublicOptions({ auth: { registrationEnabled: true, recoveryEnabled: false } }, fallback)).toMatchObject({ registration: true, recovery: false });
   });
+  it('reads the keys GET /api/settings/public sends (registration, recovery, googleClientId)', () => {
+    const fallback = fallbackOptions(null);
+    expect(parsePublicOptions({ registration: true, recovery: false, googleClientId: 'cid.apps' }, fallback)).toEqual({ registration: true, recovery: false, googleClientId: 'cid.apps' });
+    expect(parsePublicOptions({ registration: false, recovery: true, googleClientId: null }, fallbackOptions('env-id'))).toEqual({ registration: false, recovery: true, googleClientId: 'env-id' });
+    expect(parsePublicOptions({ registration: false, recovery: true, googleClientId: '  ' }, fallback).googleClientId).toBeNull();
+  });
   it('falls back to recovery only when nothing can be read', async () => {
     const failing = async () => Promise.reject(new Error('404'));
     expect(await loadPublicOptions({ publicSettings: failing, settings: failing } as never, ' env-id ')).toEqual({ registration: false, recovery: true, googleClientId: 'env-id' });

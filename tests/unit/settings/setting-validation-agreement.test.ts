@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { validateSettingValue, type SettingShape } from '../../../contract/settings/validate-setting-value.ts';
+import { SETTING_NUMBER_RULES, validateSettingValue, type SettingShape } from '../../../contract/settings/validate-setting-value.ts';
 import { SETTING_DEFINITIONS } from '../../../server/settings/setting-definitions.ts';
-import { fromDraft, validateSetting, type DraftValue } from '../../../src/settings/setting-value.ts';
+import { describeSettingError, fromDraft, validateSetting, type DraftValue } from '../../../src/settings/setting-value.ts';
 import es from '../../../locales/es.json';
 
 /**
@@ -11,16 +11,24 @@ import es from '../../../locales/es.json';
  * one. The rows include every case where the two used to disagree (marked "was:").
  */
 
-type Verdict = null | 'format' | 'numbers' | 'tooLong';
+type Verdict = null | 'format' | 'numbers' | 'tooLong' | 'required' | 'min' | 'max' | 'integer';
 const CLIENT_KEY: Record<Exclude<Verdict, null>, string> = {
   format: 'settings.invalidFormat',
   numbers: 'settings.onlyNumbers',
   tooLong: 'validation.setting.tooLong',
+  required: 'validation.required',
+  min: 'validation.min',
+  max: 'validation.max',
+  integer: 'validation.integer',
 };
 const SERVER_REASON: Record<Exclude<Verdict, null>, string> = {
   format: 'validation.setting.format',
   numbers: 'validation.setting.numbers',
   tooLong: 'validation.setting.tooLong',
+  required: 'validation.required',
+  min: 'validation.min',
+  max: 'validation.max',
+  integer: 'validation.integer',
 };
 
 const shape = (type: SettingShape['type'], extra: Partial<SettingShape> = {}): SettingShape => ({ type, options: null, regex: null, ...extra });
@@ -51,6 +59,22 @@ const rows: [string, SettingShape, DraftValue, Verdict][] = [
   ['number over 64 characters', shape('number'), '1'.repeat(65), 'numbers'],
   ['number regex on its value', shape('number', { regex: '^\\d{4}$' }), '2525', null],
   ['number regex refused', shape('number', { regex: '^\\d{4}$' }), '25', 'format'],
+  ['number with a decimal comma (Spanish)', shape('number'), '0,5', null],
+  ['number with two commas', shape('number'), '1,000,5', 'numbers'],
+  ['timeout negative (was: accepted)', shape('number', { key: 'llm.timeoutMs' }), '-5', 'min'],
+  ['timeout zero', shape('number', { key: 'llm.timeoutMs' }), '0', 'min'],
+  ['timeout decimal (was: accepted)', shape('number', { key: 'llm.timeoutMs' }), '1.5', 'integer'],
+  ['timeout decimal comma', shape('number', { key: 'llm.timeoutMs' }), '1,5', 'integer'],
+  ['timeout empty (was: saved as null)', shape('number', { key: 'llm.timeoutMs' }), '', 'required'],
+  ['timeout blank', shape('number', { key: 'llm.timeoutMs' }), '   ', 'required'],
+  ['timeout above 10 minutes', shape('number', { key: 'llm.timeoutMs' }), '600001', 'max'],
+  ['timeout in range', shape('number', { key: 'llm.timeoutMs' }), '1', null],
+  ['timeout letters stay "only numbers"', shape('number', { key: 'llm.timeoutMs' }), 'abc', 'numbers'],
+  ['port above 65535 (was: accepted)', shape('number', { key: 'smtp.port' }), '99999', 'max'],
+  ['port 65535', shape('number', { key: 'smtp.port' }), '65535', null],
+  ['port 0', shape('number', { key: 'smtp.port' }), '0', 'min'],
+  ['port decimal', shape('number', { key: 'smtp.port' }), '25.5', 'integer'],
+  ['port empty clears (falls back to 587)', shape('number', { key: 'smtp.port' }), '', null],
   ['boolean on', shape('boolean'), true, null],
   ['boolean off', shape('boolean'), false, null],
   ['enum option', shape('enum', { options: ['auto', 'offline'] }), 'auto', null],
@@ -82,11 +106,31 @@ describe('console and server agree on setting values', () => {
 
   it('on every real setting, with its seeded value as the draft: both accept', () => {
     for (const definition of Object.values(SETTING_DEFINITIONS)) {
-      const setting = { type: definition.type, options: definition.options ?? null, regex: definition.regex ?? null };
+      const setting = { key: definition.key, type: definition.type, options: definition.options ?? null, regex: definition.regex ?? null };
       const draft: DraftValue = typeof definition.value === 'boolean' ? definition.value : Array.isArray(definition.value) ? definition.value.map(String) : String(definition.value ?? '');
       expect(validateSetting(setting, draft), definition.key).toBeNull();
       expect(validateSettingValue(setting, fromDraft(setting.type, draft)).ok, definition.key).toBe(true);
     }
+  });
+
+  it('every number rule names a number setting, and each bound refuses just past it on both sides', () => {
+    for (const [key, rule] of Object.entries(SETTING_NUMBER_RULES)) {
+      expect(SETTING_DEFINITIONS[key]?.type, key).toBe('number');
+      const setting = shape('number', { key });
+      if (rule.min !== undefined) {
+        expect(validateSetting(setting, String(rule.min)), key).toBeNull();
+        expect(validateSetting(setting, String(rule.min - 1)), key).toBe('validation.min');
+      }
+      if (rule.max !== undefined) {
+        expect(validateSetting(setting, String(rule.max)), key).toBeNull();
+        expect(validateSetting(setting, String(rule.max + 1)), key).toBe('validation.max');
+      }
+      if (rule.integer) expect(validateSettingValue(setting, (rule.min ?? 0) + 0.5), key).toMatchObject({ ok: false, error: { reason: 'validation.integer' } });
+      expect(validateSettingValue(setting, null).ok, key).toBe(!rule.required);
+    }
+    // The reason's bound reaches the dialog's message.
+    expect(describeSettingError(shape('number', { key: 'smtp.port' }), '99999')).toEqual({ key: 'validation.max', params: { max: 65535 } });
+    expect(describeSettingError(shape('number', { key: 'llm.timeoutMs' }), '-5')).toEqual({ key: 'validation.min', params: { min: 1 } });
   });
 
   it('keeps the spec §5 messages', () => {
