@@ -10,6 +10,7 @@ import { DateTimeWidget } from './widgets/date-time-widget.tsx';
 import { RefMultiWidget, RefWidget } from './widgets/ref-widget.tsx';
 import { FileWidget } from './widgets/file-widget.tsx';
 import { FullFileField } from './widgets/full-file-field.tsx';
+import { NumberField } from './number-field.tsx';
 import { SectionedObjectTemplate } from './templates/sectioned-object-template.tsx';
 import { ArrayFieldTitleTemplate } from './templates/array-field-title-template.tsx';
 
@@ -37,6 +38,7 @@ export const formWidgets: RegistryWidgetsType = {
 
 export const formFields: RegistryFieldsType = {
   fullFile: FullFileField,
+  NumberField,
 };
 
 export const formTemplates: Partial<TemplatesType> = {

@@ -52,9 +52,13 @@ export function createErrorTransformer(schema: Schema, translate: (key: string, 
       // if/then branches report a generic "must match then schema"; the required error beside it says it all.
       .filter((error) => error.name !== 'if')
       .map((error) => {
-        const rule = error.name === 'type' && (schemaAtPath(schema, error.property ?? '')?.type === 'integer') ? 'integer' : RULE_BY_KEYWORD[error.name ?? ''];
+        const declared = schemaAtPath(schema, error.property ?? '')?.type;
+        const types = Array.isArray(declared) ? declared : [declared];
+        const rule = error.name === 'type' && types.includes('integer') ? 'integer' : RULE_BY_KEYWORD[error.name ?? ''];
         const messages = messagesAt(schema, error.property ?? '');
-        const key = (rule && messages[rule]) ?? (rule === 'required' ? 'validation.required' : 'validation.invalidValue');
+        // A number field holding text that is no number (kept as typed, never turned into another number).
+        const notANumber = error.name === 'type' && types.includes('number');
+        const key = (rule && messages[rule]) ?? (rule === 'required' ? 'validation.required' : rule === 'integer' ? 'validation.integer' : notANumber ? 'validation.number' : 'validation.invalidValue');
         const limit = (error.params as { limit?: unknown } | undefined)?.limit;
         const message = translate(key, { min: limit, max: limit });
         return { ...error, message, stack: message };

@@ -1,5 +1,6 @@
-import { NumberInput, TextInput } from '@mantine/core';
+import { TextInput } from '@mantine/core';
 import type { BaseInputTemplateProps } from '@rjsf/utils';
+import { NumberTextInput } from '../../inputs/number-text-input.tsx';
 import { widgetInputProps } from './widget-input-props.ts';
 
 /** string and number fields. Written here because the theme's spreads every ui:option onto the DOM. */
@@ -8,13 +9,11 @@ export function BaseInputTemplate(props: BaseInputTemplateProps) {
   const type = Array.isArray(props.schema.type) ? props.schema.type.find((t) => t !== 'null') : props.schema.type;
   if (type === 'number' || type === 'integer') {
     return (
-      <NumberInput
+      <NumberTextInput
         {...common}
-        value={props.value ?? ''}
-        allowDecimal={type === 'number'}
-        min={props.schema.minimum}
-        max={props.schema.maximum}
-        onChange={(value) => props.onChange(value === '' ? undefined : value)}
+        placeholder={props.placeholder}
+        value={props.value}
+        onChange={(value) => props.onChange(value)}
       />
     );
   }
