@@ -1,5 +1,5 @@
-import { Suspense, useRef } from 'react';
-import { Alert, Button, Center, Group, Loader, Modal, Stack, Text } from '@mantine/core';
+import { Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { Alert, Button, Center, Group, Loader, Modal, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Widget } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
@@ -31,11 +31,47 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
   const operation = state.operation;
   if (!forms[model.name]) throw new Error(`Form schemas for entity "${model.name}" not found`);
   const schemas = useQuery({ ...crudFormQuery(model.name, forms, FormComponent), enabled: operation !== null });
+  const editing = operation === 'create' || operation === 'edit';
+  const [confirmingDiscard, setConfirmingDiscard] = useState(false);
+  const isDirty = () => editing && (handle.current?.isDirty?.() ?? false);
+  // Escape, ×, a click outside and Cancelar all come here: typed data is never dropped unasked.
+  const requestClose = () => {
+    if (state.loading) return;
+    if (isDirty()) setConfirmingDiscard(true);
+    else onCancel();
+  };
+  const submit = () => onSubmit(handle.current?.getData() ?? {}, () => handle.current?.validate() ?? false);
+  // Leaving the page (reload, closing the tab, another site) with unsaved changes asks the browser's question.
+  useEffect(() => {
+    if (!editing) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      if (!handle.current?.isDirty?.()) return;
+      event.preventDefault();
+      event.returnValue = '';
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [editing]);
+  useEffect(() => {
+    if (operation === null) setConfirmingDiscard(false);
+  }, [operation]);
+  // Enter in a one-line field submits, as in any form; not in a text area, nor in a picker or tag
+  // input (Enter chooses there), nor while composing text (IME).
+  const submitOnEnter = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key !== 'Enter' || event.shiftKey || event.ctrlKey || event.altKey || event.metaKey || event.nativeEvent.isComposing) return;
+    if (!editing && operation !== 'delete') return;
+    const target = event.target as HTMLElement;
+    if (!(target instanceof HTMLInputElement) || !SINGLE_LINE_TYPES.has(target.type)) return;
+    if (target.getAttribute('role') === 'combobox' || target.hasAttribute('aria-haspopup') || target.closest('[data-enter-keeps]')) return;
+    if (!schemas.data || state.loading || (operation !== 'create' && canSubmit && !canSubmit(state.record ?? {}))) return;
+    event.preventDefault();
+    submit();
+  };
 
   return (
     <Modal
       opened={operation !== null}
-      onClose={onCancel}
+      onClose={requestClose}
       title={operation ? t(`crud.title.${operation}`, { entity: t(model.label) }) : undefined}
       fullScreen={model.dialog.fullscreen}
       size={model.dialog.maxWidth ?? 'lg'}
@@ -43,7 +79,7 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
       closeOnClickOutside={!state.loading}
     >
       {operation && (
-        <Stack>
+        <Stack onKeyDown={submitOnEnter}>
           {state.error && (
             <Alert color="red" role="alert">
               {t(state.error, state.errorParams)}
@@ -87,25 +123,59 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
               </Button>
             ) : (
               <>
-                <Button variant="default" onClick={onCancel} disabled={state.loading}>
+                <Button variant="default" onClick={requestClose} disabled={state.loading}>
                   {t('crud.cancel')}
                 </Button>
-                {(operation === 'create' || !canSubmit || canSubmit(state.record ?? {})) && <Button
-                  color={operation === 'delete' ? 'red' : undefined}
-                  loading={state.loading}
-                  disabled={!schemas.data}
-                  onClick={() => onSubmit(handle.current?.getData() ?? {}, () => handle.current?.validate() ?? false)}
-                >
-                  {t(operation === 'delete' ? 'crud.delete' : operation === 'create' ? 'crud.create' : 'crud.submit')}
-                </Button>}
+                {(operation === 'create' || !canSubmit || canSubmit(state.record ?? {})) && (
+                  // A disabled button says why (it is only disabled while the form loads).
+                  <Tooltip label={t('crud.submitDisabled.loading')} disabled={Boolean(schemas.data)}>
+                    <Button
+                      color={operation === 'delete' ? 'red' : undefined}
+                      loading={state.loading}
+                      disabled={!schemas.data}
+                      aria-description={schemas.data ? undefined : t('crud.submitDisabled.loading')}
+                      onClick={submit}
+                    >
+                      {t(operation === 'delete' ? 'crud.delete' : operation === 'create' ? 'crud.create' : 'crud.submit')}
+                    </Button>
+                  </Tooltip>
+                )}
               </>
             )}
           </Group>
         </Stack>
       )}
+      <Modal
+        opened={confirmingDiscard}
+        onClose={() => setConfirmingDiscard(false)}
+        title={t('crud.discard.title')}
+        zIndex={model.dialog.zIndex + 10}
+        size="sm"
+        data-testid="crud-discard-confirm"
+      >
+        <Stack>
+          <Text>{t('crud.discard.question')}</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => setConfirmingDiscard(false)} data-autofocus>
+              {t('crud.discard.keep')}
+            </Button>
+            <Button
+              color="red"
+              onClick={() => {
+                setConfirmingDiscard(false);
+                onCancel();
+              }}
+            >
+              {t('crud.discard.confirm')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
     </Modal>
   );
 }
+
+const SINGLE_LINE_TYPES = new Set(['text', 'email', 'number', 'password', 'search', 'tel', 'url']);
 
 function FormLoader() {
   return (

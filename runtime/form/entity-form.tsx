@@ -14,6 +14,7 @@ import { createErrorTransformer, rootFieldOfProperty, rootFieldOfWidgetId } from
 import { toExtraErrors } from './to-extra-errors.ts';
 import { hiddenRootFields, withoutFields } from './visibility.ts';
 import { toFormData } from './to-form-data.ts';
+import { isPointerPressingButton } from './pressed-button.ts';
 import type { EntityFormContext } from './entity-form-context.ts';
 
 export interface EntityFormHandle {
@@ -21,6 +22,8 @@ export interface EntityFormHandle {
   validate(): boolean;
   /** The current data, without values of hidden fields. */
   getData(): EntityRecord;
+  /** Whether the user changed the data since the form opened (asks before discarding it). */
+  isDirty?(): boolean;
 }
 
 export interface EntityFormProps {
@@ -81,13 +84,25 @@ export function EntityForm(props: EntityFormProps) {
     return (errors: Parameters<typeof translateErrors>[0]) =>
       translateErrors(submitted.current ? errors : errors.filter((error) => touched.current.has(rootFieldOfProperty(error.property))));
   }, [prepared, t]);
+  const formRef = useRef<Form>(null);
   const handleBlur = useCallback(
     (id: string) => {
       const field = rootFieldOfWidgetId(id, rootFields);
       if (field) touched.current.add(field);
+      // A blur caused by pressing a button (Crear, Cancelar) does not re-validate: a line of error
+      // text appearing or going away would move the button between press and release and the
+      // click would be lost (issue 27 item 2). The button's own action validates, or discards.
+      if (isPointerPressingButton() || !validator) return;
+      queueMicrotask(() => formRef.current?.validateForm());
     },
-    [rootFields],
+    [rootFields, validator],
   );
+  // Data changes before the user touches a field are RJSF's defaults, not edits.
+  const userActed = useRef(false);
+  const baseline = useRef<string | null>(null);
+  const handleFocus = useCallback(() => {
+    userActed.current = true;
+  }, []);
   const extraErrors = useMemo(() => toExtraErrors(fieldErrors, (reason) => t(reason)), [fieldErrors, t]);
   const formContext = useMemo<EntityFormContext>(() => ({ can }), [can]);
   const translateString = useCallback(
@@ -100,14 +115,15 @@ export function EntityForm(props: EntityFormProps) {
   );
 
   const [formData, setFormData] = useState<EntityRecord>(() => toFormData(props.initialData, prepared.schema));
+  const initialFormData = useRef(formData);
   const dataRef = useRef(formData);
-  const formRef = useRef<Form>(null);
   const onChangeProp = props.onChange;
 
   const handleChange = useCallback(
     (event: { formData?: EntityRecord }) => {
       const data = event.formData ?? {};
       const next = withoutFields(data, hiddenRootFields(prepared.uiSchema, rootFields, data));
+      if (!userActed.current) baseline.current = JSON.stringify(next);
       dataRef.current = next;
       setFormData(next);
       onChangeProp?.(next);
@@ -125,6 +141,7 @@ export function EntityForm(props: EntityFormProps) {
         return formRef.current?.validateForm() ?? false;
       },
       getData: () => dataRef.current,
+      isDirty: () => userActed.current && JSON.stringify(dataRef.current) !== (baseline.current ?? JSON.stringify(initialFormData.current)),
     }),
     [validator],
   );
@@ -143,8 +160,9 @@ export function EntityForm(props: EntityFormProps) {
       uiSchema={prepared.uiSchema}
       formData={formData}
       validator={validator ?? acceptAllValidator}
-      liveValidate="onBlur"
+      // Validated on blur by handleBlur (not while a button is pressed), and on submit.
       onBlur={handleBlur}
+      onFocus={handleFocus}
       widgets={formWidgets}
       fields={formFields}
       templates={formTemplates}
