@@ -53,7 +53,7 @@ export interface SettingDraftError {
  * server runs on PATCH) applied to exactly what the dialog would send, so the dialog refuses what
  * the server refuses and nothing else. null when the draft is valid.
  */
-export function describeSettingError(setting: Pick<Setting, 'key' | 'type' | 'regex' | 'options'>, draft: DraftValue): SettingDraftError | null {
+export function describeSettingError(setting: Pick<Setting, 'type' | 'regex' | 'options'> & { key?: string }, draft: DraftValue): SettingDraftError | null {
   const checked = validateSettingValue(setting, fromDraft(setting.type, draft));
   if (checked.ok) return null;
   const key = MESSAGE_OF_REASON[checked.error.reason] ?? 'settings.invalidFormat';
@@ -62,7 +62,7 @@ export function describeSettingError(setting: Pick<Setting, 'key' | 'type' | 're
 }
 
 /** The locale key of the draft's error ('settings.invalidFormat', 'settings.onlyNumbers', ...), or null. */
-export function validateSetting(setting: Pick<Setting, 'key' | 'type' | 'regex' | 'options'>, draft: DraftValue): string | null {
+export function validateSetting(setting: Pick<Setting, 'type' | 'regex' | 'options'> & { key?: string }, draft: DraftValue): string | null {
   return describeSettingError(setting, draft)?.key ?? null;
 }
 
