@@ -6,6 +6,7 @@ import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import type { PermissionCoverage } from './permission-coverage.ts';
 import type { TokenVersions } from './token-versions.ts';
 import { IdentityWriteLock } from './identity-write-lock.ts';
+import { mayActOnUser, mayAssignRole, type DelegationRole, type Delegator } from '../../contract/permissions/role-delegation.ts';
 
 /** Name of the seeded, read-only administrator role (server/seed). */
 export { ADMIN_ROLE_NAME } from '../seed/seed-database.ts';
@@ -113,26 +114,33 @@ export class AccessRules {
    */
   async requireMayActOn(context: RequestContext, user: EntityRecord): Promise<void> {
     if (isSystemContext(context) || user._id === context.userId) return;
-    const missing = this.coverage.missing(context.permissions, await this.rolePermissions(roleIdOf(user.role)));
-    if (missing.length > 0) {
-      throw forbidden(`User "${String(user.username)}" holds permissions you do not (${preview(missing)}); you cannot change it`);
-    }
+    const targetId = roleIdOf(user.role);
+    const target = targetId ? await this.delegationRole(targetId) : null;
+    const verdict = mayActOnUser(this.coverage, await this.delegator(context), target);
+    if (!verdict.ok) throw forbidden(`User "${String(user.username)}" ${verdict.reason}; you cannot change it`);
   }
 
   /**
-   * Roles a caller may give a user: only roles whose permissions it holds itself; and without
-   * role:view / role:manage, only its own role or one of its child roles (what /api/roles/all
-   * offers it).
+   * Roles a caller may give a user: contract/permissions/role-delegation.ts (every role for an
+   * administrator; else exactly the managed roles of its own role, never an administrator role).
+   * GET /api/roles/assignable offers the same list to the console's pickers.
    */
   private async requireAssignable(context: RequestContext, roleId: string): Promise<void> {
-    const role = await this.roleRow(roleId);
+    const role = await this.delegationRole(roleId);
     if (!role) return; // a missing ref was already a 400
-    const missing = this.coverage.missing(context.permissions, role.permissions);
-    if (missing.length > 0) throw forbidden(`Role "${role.name}" holds permissions you do not (${preview(missing)}); you cannot assign it`);
-    if (hasPermission(context, 'role:view') || hasPermission(context, 'role:manage') || roleId === context.roleId) return;
+    const verdict = mayAssignRole(this.coverage, await this.delegator(context), role);
+    if (!verdict.ok) throw forbidden(`${verdict.reason}; you cannot assign it`);
+  }
+
+  /** The caller as the delegation rule reads it: its permissions and its role's managed roles. */
+  async delegator(context: RequestContext): Promise<Delegator> {
     const own = context.roleId ? await this.roleRow(context.roleId) : null;
-    if (own?.childRoles.includes(roleId)) return;
-    throw forbidden('You may only assign your own role or its child roles');
+    return { permissions: context.permissions, role: own && context.roleId ? { _id: context.roleId, childRoles: own.childRoles } : null };
+  }
+
+  private async delegationRole(id: string): Promise<DelegationRole | null> {
+    const row = await this.roleRow(id);
+    return row ? { _id: id, ...row } : null;
   }
 
   // ---- roles ---------------------------------------------------------------------------------

@@ -4,6 +4,8 @@ import type { EntityService } from '../entities/entity-service.ts';
 import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import { system } from '../entities/system-context.ts';
 import { allPermissions } from './permission-catalog.ts';
+import { PermissionCoverage } from './permission-coverage.ts';
+import { assignableRoles, type DelegationRole } from '../../contract/permissions/role-delegation.ts';
 
 import type { ListQuery } from '../entities/list-query.ts';
 
@@ -14,12 +16,15 @@ const FULL_LIST: ListQuery = { limit: 0, offset: 0, orderBy: 'name', order: 'asc
 export interface Directory {
   permissions(): string[];
   rolesAll(context: RequestContext): Promise<Record<string, unknown>[]>;
+  /** The roles the caller may give a user (contract/permissions/role-delegation.ts): what role pickers offer. */
+  rolesAssignable(context: RequestContext): Promise<Record<string, unknown>[]>;
   tenantsAll(context: RequestContext): Promise<Record<string, unknown>[]>;
 }
 
 export function createDirectory(deps: { service: EntityService; entities: EntityModelMap }): Directory {
   const { service } = deps;
   const permissions = allPermissions(deps.entities);
+  const coverage = new PermissionCoverage(deps.entities);
   return {
     permissions: () => permissions,
     // role:view or role:manage: every role. Otherwise the child roles of the caller's own role
@@ -30,6 +35,14 @@ export function createDirectory(deps: { service: EntityService; entities: Entity
       const own = all.find((role) => role._id === context.roleId);
       const children = new Set(((own?.childRoles ?? []) as { _id: string }[]).map((child) => child._id));
       return all.filter((role) => children.has(String(role._id)));
+    },
+    async rolesAssignable(context) {
+      const all = await listAll(service, 'role');
+      const own = all.find((role) => role._id === context.roleId);
+      const caller = { permissions: context.permissions, role: own ? delegationRole(own) : null };
+      const offered = new Set(assignableRoles(coverage, caller, all.map(delegationRole)).map((role) => role._id));
+      // Name and id only: the caller may not read roles' permissions (role:view).
+      return all.filter((role) => offered.has(String(role._id))).map((role) => ({ _id: role._id, name: role.name }));
     },
     // Tenant users: their own tenant. Platform users (no tenant) who administer tenants or users:
     // all of them. Others: none.
@@ -47,7 +60,14 @@ export function createDirectory(deps: { service: EntityService; entities: Entity
 export function registerDirectoryRoutes(app: FastifyInstance, directory: Directory): void {
   app.get('/api/permissions', { config: { authenticated: true } }, async () => directory.permissions());
   app.get('/api/roles/all', { config: { authenticated: true } }, async (request) => directory.rolesAll(request.context));
+  app.get('/api/roles/assignable', { config: { authenticated: true } }, async (request) => directory.rolesAssignable(request.context));
   app.get('/api/tenants/all', { config: { authenticated: true } }, async (request) => directory.tenantsAll(request.context));
+}
+
+/** A role record as the delegation rule reads it (childRoles come populated or as ids). */
+function delegationRole(role: Record<string, unknown>): DelegationRole {
+  const ids = (Array.isArray(role.childRoles) ? role.childRoles : []).map((child) => (child && typeof child === 'object' ? String((child as { _id?: unknown })._id) : String(child)));
+  return { _id: String(role._id), name: String(role.name ?? ''), permissions: Array.isArray(role.permissions) ? role.permissions.map(String) : [], childRoles: ids, readonly: role.readonly === true };
 }
 
 function mayListTenants(context: RequestContext): boolean {

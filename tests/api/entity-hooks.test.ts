@@ -200,7 +200,7 @@ describe('GraphQL writes go through the engine', () => {
     expect(gql.data?.userCreate ?? null).toBeNull();
     expect(gql.errors?.[0].message).toBe(rest.body.message);
     expect(gql.errors?.[0].extensions).toMatchObject({ status: 403, message: rest.body.message, i18nMessage: rest.body.i18nMessage });
-    expect(rest.body.message).toMatch(/^Role "Admin" holds permissions you do not/);
+    expect(rest.body.message).toMatch(/^Role "Admin" holds every permission: only an administrator may assign it/);
     expect((await server.get('/api/users/find?search=escalator-hooks')).body).toEqual([]);
   });
 

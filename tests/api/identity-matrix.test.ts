@@ -137,7 +137,7 @@ describe('hand-written routes', () => {
   it('settings, lookups and account routes need a caller', async () => {
     for (const [method, path] of [
       ['GET', '/api/settings'], ['GET', '/api/settings/grouped'], ['GET', '/api/settings/smtp.host'], ['PATCH', '/api/settings/smtp.host'],
-      ['GET', '/api/permissions'], ['GET', '/api/roles/all'], ['GET', '/api/tenants/all'], ['GET', '/api/auth/me'],
+      ['GET', '/api/permissions'], ['GET', '/api/roles/all'], ['GET', '/api/roles/assignable'], ['GET', '/api/tenants/all'], ['GET', '/api/auth/me'],
       ['POST', '/api/users/password/change'], [`POST`, `/api/users/password/change/${MISSING_ID}`], ['POST', '/api/users/avatar'],
       ['POST', '/api/file/files'],
     ] as const) {

@@ -49,9 +49,9 @@ afterAll(async () => {
   await server.close();
 });
 
-describe('assigning roles: only roles within the caller\'s own permissions', () => {
+describe('assigning roles: an administrator any role, anyone else exactly the roles its role manages', () => {
   it('user:create + role:view cannot create an Admin (REST, GraphQL, populated ref, id object)', async () => {
-    const hr = await userWith(server, ['user:create', 'role:view', ...USER_PERMS]);
+    const hr = await userWith(server, ['user:create', 'role:view', ...USER_PERMS], { childRoles: [userRole._id] });
     const before = await usernames();
     for (const role of [adminRole._id, { _id: adminRole._id }, { id: adminRole._id, name: 'User' }]) {
       const res = await hr.client.post('/api/users', newUser(role as any));
@@ -66,15 +66,17 @@ describe('assigning roles: only roles within the caller\'s own permissions', () 
     await healthAnswers();
     expect((await burst).every((r) => r.status === 403)).toBe(true);
     expect(await usernames()).toEqual(before);
-    // A role within the caller's permissions is fine.
+    // A role its role manages is fine.
     expect((await hr.client.post('/api/users', newUser(userRole._id))).status).toBe(201);
     await healthAnswers();
   });
 
-  it('a role holding one permission more than the caller cannot be assigned, on create or update', async () => {
+  it('a role its role does not manage cannot be assigned, on create or update, even one within the caller\'s permissions', async () => {
     const almost = await create(server, '/api/roles', { name: 'Almost', permissions: ['user:create', 'user:update', 'role:view', 'bot:view'] });
-    const hr = await userWith(server, ['user:create', 'user:update', 'role:view']);
     const none = await create(server, '/api/roles', { name: 'Nothing', permissions: [] });
+    const smaller = await create(server, '/api/roles', { name: 'Smaller', permissions: ['role:view'] });
+    const hr = await userWith(server, ['user:create', 'user:update', 'role:view'], { childRoles: [none._id] });
+    expect((await hr.client.post('/api/users', newUser(smaller._id))).status).toBe(403);
     expect((await hr.client.post('/api/users', newUser(almost._id))).status).toBe(403);
     const hired = await create(hr.client as TestServer, '/api/users', newUser(none._id));
     expect((await hr.client.put(`/api/users/${hired._id}`, { role: almost._id })).status).toBe(403);
@@ -88,7 +90,7 @@ describe('assigning roles: only roles within the caller\'s own permissions', () 
   });
 
   it('the import path (entity service prepareInsert) runs the same rule', async () => {
-    const hr = await userWith(server, ['user:create', 'role:view', ...USER_PERMS]);
+    const hr = await userWith(server, ['user:create', 'role:view', ...USER_PERMS], { childRoles: [userRole._id] });
     const context = { userId: hr.user._id, tenantId: null, roleId: hr.role._id, permissions: hr.role.permissions };
     const service = server.forja.service;
     await expect(service.prepareInsert(service.runtime('user'), context, newUser(adminRole._id))).rejects.toMatchObject({ statusCode: 403 });
@@ -97,10 +99,21 @@ describe('assigning roles: only roles within the caller\'s own permissions', () 
     expect(ok.ok).toBe(true);
   });
 
-  it('manage implies view/create/update/delete when comparing: user:manage may hand out a user:view role', async () => {
-    const viewerRole = await create(server, '/api/roles', { name: 'Viewer of users', permissions: ['user:view'] });
-    const manager = await userWith(server, ['user:manage', 'role:view']);
-    expect((await manager.client.post('/api/users', newUser(viewerRole._id))).status).toBe(201);
+  it('a manager of Visor and Gestor assigns exactly those, though they hold permissions it does not, and acts on their users', async () => {
+    const visor = await create(server, '/api/roles', { name: 'Visor', permissions: ['bot:view', 'conversation:view'] });
+    const gestor = await create(server, '/api/roles', { name: 'Gestor', permissions: ['bot:manage', 'knowledge:manage'] });
+    const other = await create(server, '/api/roles', { name: 'Otro', permissions: [] });
+    const manager = await userWith(server, ['user:manage', 'role:view'], { childRoles: [visor._id, gestor._id] });
+    const offered = (await manager.client.get('/api/roles/assignable')).body.map((r: any) => r.name).sort();
+    expect(offered).toEqual(['Gestor', 'Visor']);
+    const hired = await create(manager.client as TestServer, '/api/users', newUser(visor._id));
+    expect((await manager.client.post('/api/users', newUser(gestor._id))).status).toBe(201);
+    for (const role of [adminRole._id, userRole._id, other._id, manager.role._id]) expect((await manager.client.post('/api/users', newUser(role))).status, role).toBe(403);
+    // Its Visor user it may edit, move to Gestor, and delete; not promote to a role it does not manage.
+    expect((await manager.client.put(`/api/users/${hired._id}`, { name: 'Renamed', role: gestor._id })).status).toBe(200);
+    expect((await manager.client.put(`/api/users/${hired._id}`, { role: adminRole._id })).status).toBe(403);
+    expect((await manager.client.put(`/api/users/${hired._id}`, { role: other._id })).status).toBe(403);
+    expect((await manager.client.del(`/api/users/${hired._id}`)).status).toBeLessThan(300);
   });
 });
 

@@ -54,6 +54,8 @@ describe('tenant and owner defaults', () => {
     expect(bot.tenant).toBe(tenantA._id);
     const moved = await alice.client.put(`/api/bots/${bot._id}`, { tenant: tenantB._id, name: 'Still mine' });
     expect(moved.body).toMatchObject({ tenant: tenantA._id, name: 'Still mine' });
+    // Alice's role manages itself: she hires colleagues with her own role.
+    await server.put(`/api/roles/${alice.role._id}`, { childRoles: [alice.role._id] });
     const user = await create(alice.client as TestServer, '/api/users', {
       name: 'Colleague', username: 'colleague', email: 'c@example.com', phone: '1', password: 'colleague-1', role: alice.role._id, tenant: tenantB._id,
     });
@@ -162,7 +164,7 @@ describe('roles', () => {
     expect(gql.body.errors[0].extensions.status).toBe(409);
   });
 
-  it('without role:view a caller may only give users the child roles of their own role', async () => {
+  it('a caller may only give users the managed (child) roles of their own role', async () => {
     const all = (await server.get('/api/roles/all')).body;
     const userRole = all.find((r: any) => r.name === 'User');
     const adminRole = all.find((r: any) => r.name === 'Admin');
