@@ -124,7 +124,12 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   const canCreate = writable && flags.creatable && mayDo(can, permissions, 'create');
   const canExport = flags.exportable && model.export.formats.length > 0 && mayDo(can, permissions, 'view');
   const canImport = writable && flags.importable && model.import.formats.length > 0 && mayDo(can, permissions, 'create');
-  const rowActions = useMemo(() => model.rowActions.filter((action) => !action.permission || can(action.permission)), [model.rowActions, can]);
+  // An action's `entity:view` (or create, update, delete) is granted by `entity:manage` too, as on the server.
+  const rowActions = useMemo(
+    () => model.rowActions.filter((action) => !action.permission || can(action.permission) || can(action.permission.replace(/:(view|create|update|delete)$/, ':manage'))),
+    [model.rowActions, can],
+  );
+  const rowAllows = overrides.rowAllows;
   const canViewRow = flags.viewable && mayDo(can, permissions, 'view');
   const canEditRow = writable && flags.editable && mayDo(can, permissions, 'update');
   const canDeleteRow = writable && flags.deletable && mayDo(can, permissions, 'delete');
@@ -192,8 +197,8 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
     return (row: EntityRecord) => (
       <Group gap={4} wrap="nowrap">
         {canViewRow && actionButton(t('crud.view'), <IconEye size={18} />, () => open('view', row), undefined, preloadDialog)}
-        {canEditRow && actionButton(t('crud.edit'), <IconPencil size={18} />, () => open('edit', row), undefined, preloadDialog)}
-        {canDeleteRow && actionButton(t('crud.delete'), <IconTrash size={18} />, () => open('delete', row), 'red', preloadDialog)}
+        {canEditRow && (!rowAllows || rowAllows('edit', row)) && actionButton(t('crud.edit'), <IconPencil size={18} />, () => open('edit', row), undefined, preloadDialog)}
+        {canDeleteRow && (!rowAllows || rowAllows('delete', row)) && actionButton(t('crud.delete'), <IconTrash size={18} />, () => open('delete', row), 'red', preloadDialog)}
         {rowActions.map((action) => {
           const Icon = requireRowActionIcon(services.icons, action.icon);
           const override = requireRowActionHandler(services.overrides, model.name, action.name);
@@ -205,7 +210,7 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
         })}
       </Group>
     );
-  }, [hasRowActions, canViewRow, canEditRow, canDeleteRow, rowActions, t, open, preloadDialog, services.overrides, model, reload]);
+  }, [hasRowActions, canViewRow, canEditRow, canDeleteRow, rowAllows, rowActions, t, open, preloadDialog, services.overrides, model, reload]);
 
   return (
     <Stack gap="md">

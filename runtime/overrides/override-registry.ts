@@ -60,6 +60,11 @@ export interface EntityOverrides {
    */
   canSubmit?: (record: Record<string, unknown>) => boolean;
   /**
+   * Whether a row offers Edit / Delete, for rules finer than the entity's permission (a role above
+   * the user's: the server would refuse). Absent: every row the permission allows.
+   */
+  rowAllows?: (operation: 'edit' | 'delete', record: Record<string, unknown>) => boolean;
+  /**
    * The console only reads this entity (an audit record such as bot traces): no create, import,
    * edit or delete, whatever the role holds. The server's API is unchanged: the system (and API
    * clients with the permission) may still write.

@@ -125,7 +125,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "name": "analytics",
         "label": "action.analytics",
         "icon": "chart-bar",
-        "permission": null
+        "permission": "bottrace:view"
       }
     ],
     "tabs": [],

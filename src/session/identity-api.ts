@@ -36,6 +36,8 @@ export function identityApi(call: Call) {
       return call<unknown>({ method: 'POST', path: '/api/users/avatar', body, timeout: REQUEST_TIMEOUTS.upload });
     },
     permissions: () => call<unknown>({ method: 'GET', path: '/api/permissions' }),
+    /** The roles the signed-in user may give a user (contract/permissions/role-delegation.ts). */
+    assignableRoles: () => call<Array<{ _id: string; name: string }>>({ method: 'GET', path: '/api/roles/assignable' }),
     settings: () => call<Setting[] | { items: Setting[] }>({ method: 'GET', path: '/api/settings' }),
     settingsGrouped: () => call<unknown>({ method: 'GET', path: '/api/settings/grouped' }),
     publicSettings: () => call<unknown>({ method: 'GET', path: '/api/settings/public' }),

@@ -47,9 +47,12 @@ describe('console forms in Chromium', () => {
     await page.getByRole('button', { name: 'Crear' }).click();
     const dialog = page.getByRole('dialog', { name: /Crear/ });
     const create = dialog.getByRole('button', { name: 'Crear' });
+    // The refused submit is logged (runtime/crud/crud-controller.ts).
+    page.expectErrors(/Invalid form/);
+    await dialog.getByRole('textbox', { name: /Nombre/ }).waitFor();
     await create.click();
-    await dialog.getByText('Campo obligatorio').waitFor();
     await app.screenshot(page, 'tenant-create-error', { fullPage: false });
+    await dialog.locator('#root_name-error').getByText('Campo obligatorio').waitFor();
     const name = dialog.getByRole('textbox', { name: /Nombre/ });
     await name.pressSequentially('Primer clic');
     // One real click where the button is now: the field's blur must not move it between press and release.
@@ -85,5 +88,36 @@ describe('console forms in Chromium', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     await page.close();
+  });
+
+  it('a manager of Visor and Gestor is offered exactly those in the user form, and no Edit on the Admin role', async () => {
+    const token = await app.apiToken();
+    const visor = await app.api<{ _id: string }>('POST', '/api/roles', { name: 'Visor', permissions: ['bot:view'] }, token);
+    const gestor = await app.api<{ _id: string }>('POST', '/api/roles', { name: 'Gestor', permissions: ['bot:manage'] }, token);
+    const manager = await app.api<{ _id: string }>('POST', '/api/roles', { name: 'Jefe', permissions: ['user:manage', 'role:view'], childRoles: [visor._id, gestor._id] }, token);
+    await app.api('POST', '/api/users', { name: 'Jefa', username: 'jefa', email: 'jefa@example.com', phone: '600', password: 'Jefa-pass-123', role: manager._id }, token);
+    const page = await app.newPage();
+    await app.signIn(page, 'jefa', 'Jefa-pass-123');
+    await page.goto(`${app.webUrl}/crud/user`);
+    await page.getByRole('button', { name: 'Crear' }).click();
+    const picker = page.getByRole('dialog').getByTestId('user-role-picker');
+    await picker.click();
+    await page.getByRole('option', { name: 'Visor' }).waitFor();
+    expect((await page.getByRole('option').allInnerTexts()).sort()).toEqual(['Gestor', 'Visor']);
+    await app.screenshot(page, 'user-role-picker-managed', { fullPage: false });
+    await page.keyboard.press('Escape');
+    await page.close();
+
+    // The Admin row offers no Edit and no Delete (the server refuses both), even to an administrator.
+    const admin = await app.newPage();
+    await app.signIn(admin);
+    await admin.goto(`${app.webUrl}/crud/role`);
+    const adminRow = admin.getByRole('row').filter({ has: admin.getByRole('cell', { name: 'Admin', exact: true }) });
+    await adminRow.waitFor();
+    expect(await adminRow.getByRole('button', { name: 'Editar' }).count()).toBe(0);
+    expect(await adminRow.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+    const visorRow = admin.getByRole('row').filter({ has: admin.getByRole('cell', { name: 'Visor', exact: true }) });
+    expect(await visorRow.getByRole('button', { name: 'Editar' }).count()).toBe(1);
+    await admin.close();
   });
 });
