@@ -163,6 +163,8 @@ export function EntityForm(props: EntityFormProps) {
       // Validated on blur by handleBlur (not while a button is pressed), and on submit.
       onBlur={handleBlur}
       onFocus={handleFocus}
+      // The errors show at their fields; RJSF would also log them to the console.
+      onError={() => undefined}
       widgets={formWidgets}
       fields={formFields}
       templates={formTemplates}
