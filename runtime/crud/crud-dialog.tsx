@@ -37,7 +37,9 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
   // Escape, ×, a click outside and Cancelar all come here: typed data is never dropped unasked.
   const requestClose = () => {
     if (state.loading) return;
-    if (isDirty()) setConfirmingDiscard(true);
+    // A second Escape (or ×) while asking answers "keep editing"; Discard is a deliberate click.
+    if (confirmingDiscard) setConfirmingDiscard(false);
+    else if (isDirty()) setConfirmingDiscard(true);
     else onCancel();
   };
   const submit = () => onSubmit(handle.current?.getData() ?? {}, () => handle.current?.validate() ?? false);
@@ -115,7 +117,23 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
           ) : (
             <FormLoader />
           )}
-          <Group justify="flex-end">
+          {confirmingDiscard && (
+            // In the dialog, not a second one over it: the question sits where the buttons are.
+            <Alert color="yellow" role="alertdialog" aria-label={t('crud.discard.title')} title={t('crud.discard.title')} data-testid="crud-discard-confirm">
+              <Stack gap="xs">
+                <Text size="sm">{t('crud.discard.question')}</Text>
+                <Group justify="flex-end">
+                  <Button variant="default" onClick={() => setConfirmingDiscard(false)} data-autofocus>
+                    {t('crud.discard.keep')}
+                  </Button>
+                  <Button color="red" onClick={() => { setConfirmingDiscard(false); onCancel(); }}>
+                    {t('crud.discard.confirm')}
+                  </Button>
+                </Group>
+              </Stack>
+            </Alert>
+          )}
+          <Group justify="flex-end" hidden={confirmingDiscard}>
             {operation === 'view' ? (
               // Submitting a view just closes it, reported as "viewed" (spec §4).
               <Button variant="default" onClick={() => onSubmit(state.record ?? {}, () => true)}>
@@ -145,32 +163,6 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
           </Group>
         </Stack>
       )}
-      <Modal
-        opened={confirmingDiscard}
-        onClose={() => setConfirmingDiscard(false)}
-        title={t('crud.discard.title')}
-        zIndex={model.dialog.zIndex + 10}
-        size="sm"
-        data-testid="crud-discard-confirm"
-      >
-        <Stack>
-          <Text>{t('crud.discard.question')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirmingDiscard(false)} data-autofocus>
-              {t('crud.discard.keep')}
-            </Button>
-            <Button
-              color="red"
-              onClick={() => {
-                setConfirmingDiscard(false);
-                onCancel();
-              }}
-            >
-              {t('crud.discard.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
     </Modal>
   );
 }

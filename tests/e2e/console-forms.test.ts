@@ -74,7 +74,7 @@ describe('console forms in Chromium', () => {
     await openCreate();
     await dialog.getByRole('textbox', { name: /Nombre/ }).fill('Sin guardar');
     await page.keyboard.press('Escape');
-    const confirm = page.getByRole('dialog', { name: '¿Descartar los cambios?' });
+    const confirm = page.getByRole('alertdialog', { name: '¿Descartar los cambios?' });
     await confirm.waitFor();
     await app.screenshot(page, 'tenant-discard-confirm', { fullPage: false });
     await confirm.getByRole('button', { name: 'Seguir editando' }).click();
