@@ -6,8 +6,8 @@ import { Worker } from 'node:worker_threads';
  * Copies SQLite's write-ahead log into the database file from a worker thread with a connection
  * of its own, so no checkpoint runs on the event loop. SQLite's automatic checkpoint runs inside
  * the COMMIT that grows the WAL past 1,000 pages, on the committing connection: after a
- * 120,000-row import that was about a second of event loop (health checks waited; README.md
- * "Figures"). The server's connections turn it off (wal_autocheckpoint=0) and note each commit
+ * 120,000-row import that was about a second of event loop (health checks waited;
+ * docs/figures.md). The server's connections turn it off (wal_autocheckpoint=0) and note each commit
  * here instead.
  *
  * - After commits (coalesced, checkDelayMs) and every safetyCheckMs, the WAL file's size is read

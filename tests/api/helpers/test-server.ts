@@ -184,7 +184,7 @@ export async function startTestServer(options: StartOptions = {}): Promise<TestS
       // response that never ended and fails here, as does a close still running after 20 s (a
       // safety net: its connections are dropped first so the suite goes on). Both once happened
       // in export-localized.test.ts: a download finishing just after the close started kept its
-      // keep-alive connection open (README.md "Known issues").
+      // keep-alive connection open (docs/known-issues.md).
       const closing = app.close();
       const late = await Promise.race([closing.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 20_000).unref())]);
       let problem: string | null = null;
