@@ -1,4 +1,5 @@
 import type { EntityModel, EntityModelMap, FieldModel } from '../../../contract/model/entity-model.ts';
+import { fieldType } from '../../../contract/field-types/field-types.ts';
 import { GENERATED_HEADER } from '../emitted-files.ts';
 
 // TypeScript types per entity: the record as the API returns it and the input a client sends.
@@ -36,33 +37,14 @@ function recordType(field: FieldModel, models: EntityModelMap, indent: number): 
   if (field.json) return 'unknown';
   const nested = (fields: FieldModel[]) =>
     objectType(fields.filter((f) => !f.secret), (f) => recordType(f, models, indent + 1), (f) => !f.validation.required, indent);
-  switch (field.type) {
-    case 'string': case 'longString': case 'password': case 'file': case 'date': return 'string';
-    case 'enum': return enumType(field);
-    case 'number': return 'number';
-    case 'boolean': return 'boolean';
-    case 'fullFile': return 'UploadedFile';
-    case 'ref': return refRecordType(field, models);
-    case 'object': return nested(field.objectFields ?? []);
-    case 'array.string': return 'string[]';
-    case 'array.enum': return `${field.enumName ?? `(${union(field.values ?? [])})`}[]`;
-    case 'array.number': return 'number[]';
-    case 'array.ref': return `Array<${refRecordType(field, models)}>`;
-    case 'array.object': return `Array<${nested(field.objectFields ?? [])}>`;
-  }
+  return fieldType(field.type).typescript.record(field, { enumType, refType: (f) => refRecordType(f, models), objectType: (f) => nested(f.objectFields ?? []) });
 }
 
 function inputType(field: FieldModel, indent: number): string {
   if (field.json) return 'unknown';
   const nested = (fields: FieldModel[]) =>
     objectType(fields, (f) => inputType(f, indent + 1), (f) => !f.validation.required, indent);
-  switch (field.type) {
-    case 'ref': return 'string';
-    case 'array.ref': return 'string[]';
-    case 'object': return nested(field.objectFields ?? []);
-    case 'array.object': return `Array<${nested(field.objectFields ?? [])}>`;
-    default: return recordType(field, {}, indent);
-  }
+  return fieldType(field.type).typescript.input(field, { enumType, refType: () => 'string', objectType: (f) => nested(f.objectFields ?? []) });
 }
 
 function recordInterface(model: EntityModel, models: EntityModelMap): string {
