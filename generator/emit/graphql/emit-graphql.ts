@@ -1,3 +1,4 @@
+import { fieldType } from '../../../contract/field-types/field-types.ts';
 import type { EntityModel, EntityModelMap, FieldModel } from '../../../contract/model/entity-model.ts';
 import { constModule, GENERATED_HEADER, type EmittedFiles } from '../emitted-files.ts';
 
@@ -74,66 +75,43 @@ function enumTypeName(field: FieldModel, owner: string, out: Emitted): string {
   return name;
 }
 
-function scalarType(field: FieldModel): string | null {
-  if (field.json) return 'JSON';
-  switch (field.type) {
-    case 'string': case 'longString': case 'password': case 'file': case 'date': return 'String';
-    case 'number': return field.validation.integer ? 'Int' : 'Float';
-    case 'boolean': return 'Boolean';
-    default: return null;
-  }
-}
-
 function outputType(field: FieldModel, owner: string, models: EntityModelMap, out: Emitted): string {
-  const scalar = scalarType(field);
-  if (scalar) return scalar;
+  if (field.json) return 'JSON';
   const sub = `${owner}${pascal(field.name)}`;
-  switch (field.type) {
-    case 'enum': return enumTypeName(field, owner, out);
-    case 'array.enum': return `[${enumTypeName(field, owner, out)}!]`;
-    case 'fullFile': return 'UploadedFile';
-    case 'ref': case 'array.ref': {
-      const ref = field.ref!;
+  return fieldType(field.type).graphql.output(field, {
+    enumType: (f) => enumTypeName(f, owner, out),
+    refType: (f) => {
+      const ref = f.ref!;
       const target = models[ref.entity];
       const lines = ['  _id: ID!'];
       for (const name of [ref.display, ...ref.populate]) {
         if (name === '_id') continue;
-        const targetField = target.fields.find((f) => f.name === name);
+        const targetField = target.fields.find((t) => t.name === name);
         lines.push(`  ${name}: ${targetField ? outputType(targetField, `${sub}Ref`, models, out) : 'String'}`);
       }
       out.types.push(`type ${sub}Ref {\n${lines.join('\n')}\n}`);
-      return field.type === 'ref' ? `${sub}Ref` : `[${sub}Ref!]`;
-    }
-    case 'object': case 'array.object': {
-      const lines = (field.objectFields ?? []).filter((f) => !f.secret).map((f) => `  ${f.name}: ${outputType(f, sub, models, out)}`);
+      return `${sub}Ref`;
+    },
+    objectType: (f) => {
+      const lines = (f.objectFields ?? []).filter((o) => !o.secret).map((o) => `  ${o.name}: ${outputType(o, sub, models, out)}`);
       out.types.push(`type ${sub} {\n${lines.join('\n')}\n}`);
-      return field.type === 'object' ? sub : `[${sub}!]`;
-    }
-    case 'array.string': return '[String!]';
-    case 'array.number': return field.validation.integer ? '[Int!]' : '[Float!]';
-    default: return 'JSON';
-  }
+      return sub;
+    },
+  });
 }
 
 function inputType(field: FieldModel, owner: string, out: Emitted): string {
-  const scalar = scalarType(field);
-  if (scalar) return scalar;
+  if (field.json) return 'JSON';
   const sub = `${owner}${pascal(field.name)}`;
-  switch (field.type) {
-    case 'enum': return enumTypeName(field, owner, out);
-    case 'array.enum': return `[${enumTypeName(field, owner, out)}!]`;
-    case 'fullFile': return 'UploadedFileInput';
-    case 'ref': return 'ID';
-    case 'array.ref': return '[ID!]';
-    case 'object': case 'array.object': {
-      const lines = (field.objectFields ?? []).map((f) => `  ${f.name}: ${inputType(f, sub, out)}`);
+  return fieldType(field.type).graphql.input(field, {
+    enumType: (f) => enumTypeName(f, owner, out),
+    refType: () => 'ID',
+    objectType: (f) => {
+      const lines = (f.objectFields ?? []).map((o) => `  ${o.name}: ${inputType(o, sub, out)}`);
       out.types.push(`input ${sub}Input {\n${lines.join('\n')}\n}`);
-      return field.type === 'object' ? `${sub}Input` : `[${sub}Input!]`;
-    }
-    case 'array.string': return '[String!]';
-    case 'array.number': return field.validation.integer ? '[Int!]' : '[Float!]';
-    default: return 'JSON';
-  }
+      return `${sub}Input`;
+    },
+  });
 }
 
 const LIST_ARGS = 'limit: Int, orderBy: String, order: SortOrder, search: String, filters: [FilterInput!]';
@@ -176,11 +154,14 @@ function entitySdl(model: EntityModel, models: EntityModelMap, out: Emitted): { 
   return { query, mutation };
 }
 
+/** Types whose GraphQL value is an object type, read with a selection of its fields. */
+const WITH_SUBFIELDS = new Set<FieldModel['type']>(['fullFile', 'ref', 'array.ref', 'object', 'array.object']);
+
 /** The selection set that reads every readable field of a record (refs with their shown fields). */
 function selection(fields: FieldModel[], models: EntityModelMap, indent: string): string {
   const lines: string[] = [];
   for (const field of fields.filter((f) => !f.secret)) {
-    if (field.json || scalarType(field) || field.type === 'enum' || field.type.startsWith('array.') && !['array.ref', 'array.object'].includes(field.type)) {
+    if (field.json || !WITH_SUBFIELDS.has(field.type)) {
       lines.push(`${indent}${field.name}`);
     } else if (field.type === 'fullFile') {
       lines.push(`${indent}${field.name} { filename filepath size mimetype url }`);
