@@ -1,3 +1,4 @@
+import { fieldType } from '../../contract/field-types/field-types.ts';
 import type {
   ColumnModel, ColumnType, Condition, EntityModel, EntityModelMap, FieldModel, FieldType, IndexModel,
   RuleName, SectionModel, StorageModel, ValidationModel,
@@ -26,12 +27,6 @@ const FORMAT_MESSAGES: Record<string, string> = {
   uri: 'validation.invalidUri',
 };
 
-const SCALAR_COLUMN: Record<FieldType, ColumnType> = {
-  string: 'text', longString: 'text', password: 'text', enum: 'text', file: 'text', date: 'timestamp', ref: 'text',
-  number: 'real', boolean: 'boolean',
-  fullFile: 'json', object: 'json',
-  'array.string': 'json', 'array.enum': 'json', 'array.number': 'json', 'array.ref': 'json', 'array.object': 'json',
-};
 
 const DEFAULT_FORMATS = ['CSV', 'JSON'] as const;
 /** Types a top-level field is filterable by default (the filter bar has an input for each). */
@@ -256,7 +251,7 @@ function defaultFor(f: ManifestField): unknown {
 function buildStorage(m: Manifest, fields: FieldModel[], scope: EntityModel['scope']): StorageModel {
   const columns: ColumnModel[] = [{ name: '_id', type: 'text', nullable: false, primaryKey: true }];
   for (const field of fields) {
-    const type: ColumnType = field.json ? 'json' : field.type === 'number' && field.validation.integer ? 'integer' : SCALAR_COLUMN[field.type];
+    const type: ColumnType = field.json ? 'json' : field.type === 'number' && field.validation.integer ? 'integer' : fieldType(field.type).column;
     const renamedFrom = m.fields.find((f) => f.name === field.name)?.renamedFrom;
     columns.push({ name: field.name, type, nullable: true, primaryKey: false, ...(renamedFrom ? { renamedFrom } : {}) });
   }
@@ -274,7 +269,7 @@ function buildStorage(m: Manifest, fields: FieldModel[], scope: EntityModel['sco
   // default must not make the next start build an index on a large table nobody asked for.
   const declaredFilterable = new Set(m.fields.filter((field) => field.filterable === true).map((field) => field.name));
   for (const field of fields) {
-    const scalar = SCALAR_COLUMN[field.type] !== 'json' && !field.json;
+    const scalar = fieldType(field.type).column !== 'json' && !field.json;
     if (!scalar) continue;
     if (field.indexed || declaredFilterable.has(field.name)) indexes.set(field.name, [field.name, 'createdAt']);
     else if (field.sortable || field.validation.unique) indexes.set(field.name, [field.name]);

@@ -1,3 +1,4 @@
+import { fieldType } from '../../contract/field-types/field-types.ts';
 import { FILTER_OPERATORS, type FieldModel, type FilterOperator } from '../../contract/model/entity-model.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
@@ -137,28 +138,9 @@ function valueKind(runtime: EntityRuntime, field: string): ValueKind {
     throw badRequest(`Unknown filter field "${field}"`);
   }
   const list = model.type.startsWith('array.');
-  switch (model.type) {
-    case 'number':
-    case 'array.number':
-      return { scalar: 'number', list, values: null, textual: false };
-    case 'boolean':
-      return { scalar: 'boolean', list, values: null, textual: false };
-    case 'date':
-      return { scalar: 'timestamp', list, values: null, textual: false };
-    case 'enum':
-    case 'array.enum':
-      return { scalar: 'string', list, values: model.values, textual: false };
-    case 'ref':
-    case 'array.ref':
-      return { scalar: 'string', list, values: null, textual: false };
-    case 'object':
-    case 'array.object':
-    case 'file':
-    case 'fullFile':
-      throw badRequest(`Field "${field}" holds objects and cannot be filtered`);
-    default:
-      return { scalar: 'string', list, values: null, textual: true };
-  }
+  const kind = fieldType(model.type).filter;
+  if (!kind) throw badRequest(`Field "${field}" holds objects and cannot be filtered`);
+  return { scalar: kind.scalar, list, values: kind.enumValues ? model.values : null, textual: kind.textual };
 }
 
 function coerceValue(scalar: Scalar, text: string, values: string[] | null, part: string): unknown {
