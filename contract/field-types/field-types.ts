@@ -39,7 +39,8 @@ export const FIELD_TYPE_REGISTRY: Readonly<Record<FieldType, FieldTypeDefinition
 
 /** The definition of `type`; throws naming the known types when there is none. */
 export function fieldType(type: string): FieldTypeDefinition {
-  const definition = (FIELD_TYPE_REGISTRY as Record<string, FieldTypeDefinition | undefined>)[type];
+  // Own keys only: "toString" is not a field type.
+  const definition = Object.hasOwn(FIELD_TYPE_REGISTRY, type) ? FIELD_TYPE_REGISTRY[type as FieldType] : undefined;
   if (!definition) throw new Error(`Unknown field type "${type}" (known: ${Object.keys(FIELD_TYPE_REGISTRY).join(', ')}); add contract/field-types/${type}.ts and list it in contract/field-types/field-types.ts`);
   return definition;
 }
