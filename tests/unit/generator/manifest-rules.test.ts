@@ -119,7 +119,7 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   },
   sectionsExist: {
     entity: 'knowledgeSource',
-    breakIt: (m) => { m.fields[4].tab = 'source'; },
+    breakIt: (m) => { m.fields.find((f: any) => f.name === 'sourceText').tab = 'source'; },
     expected: `manifests/knowledgeSource.json: fields[sourceText].tab: tab "source" is not declared
   found:    "source"
   expected: one of: sourceText, editedText, chunks
@@ -181,7 +181,7 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
     breakIt: (m) => { m.fields.find((f: any) => f.name === 'reaction').enum = 'Reactions'; },
     expected: `manifests/botTrace.json: fields[reaction].enum: no shared enum is named "Reactions"
   found:    "Reactions"
-  expected: one of: Reaction (declared in manifests/enums.json)
+  expected: one of: Language, Reaction (declared in manifests/enums.json)
   did you mean "Reaction"?`,
   },
   propertiesFitType: {
@@ -200,7 +200,7 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   },
   conditionsResolve: {
     entity: 'knowledgeSource',
-    breakIt: (m) => { m.fields[2].visibleWhen.in = ['pdf']; },
+    breakIt: (m) => { m.fields.find((f: any) => f.name === 'file').visibleWhen.in = ['pdf']; },
     expected: `manifests/knowledgeSource.json: fields[file].visibleWhen.in[0]: "pdf" is not a value of type
   found:    "pdf"
   expected: one of: file, link, text, chunk`,
@@ -283,7 +283,7 @@ describe('cross-manifest rules', () => {
     expect(messagesAfter('bot', (m) => { m.fields[2].ref.display = 'title'; })).toEqual([
       `manifests/bot.json: fields[knowledge].ref.display: entity "knowledge" has no field "title"
   found:    "title"
-  expected: a field of manifests/knowledge.json: name, toolDescription, maxResults, scoreThreshold, sources, texts, files, urls, user, trainingState, indexState, trainedAt, trainedChunks, trainingProblems, trainedSources, _id, createdAt, updatedAt`,
+  expected: a field of manifests/knowledge.json: name, toolDescription, maxResults, scoreThreshold, language, sources, texts, files, urls, user, trainingState, indexState, trainedAt, trainedChunks, trainingProblems, trainedSources, _id, createdAt, updatedAt`,
     ]);
   });
 
