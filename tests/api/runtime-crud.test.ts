@@ -62,7 +62,9 @@ describe('CrudPage against the API server', () => {
     expect(await dialog().findByRole('alert')).toHaveTextContent('Error de validación');
     expect(dialog().getAllByText('El valor debe ser único').length).toBeGreaterThan(0);
     expect(dialog().getByRole('textbox', { name: /Nombre/ })).toHaveAttribute('aria-invalid', 'true');
+    // Cancelar on a changed form asks first (issue 27): discarding closes it.
     await user.click(dialog().getByRole('button', { name: 'Cancelar' }));
+    await user.click(await dialog().findByRole('button', { name: 'Descartar cambios' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
     // Edit
