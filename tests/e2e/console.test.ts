@@ -71,12 +71,17 @@ describe.sequential('console', () => {
 
     await go(admin, '/crud/role');
     await admin.getByRole('cell', { name: 'Admin', exact: true }).waitFor();
-    // The seeded Admin role is read-only: a warning and no submit button.
-    await admin.getByRole('row', { name: /Admin/ }).first().getByRole('button', { name: 'Editar' }).click();
-    await dialog(admin).getByTestId('role-readonly-warning').waitFor();
+    // The seeded Admin role is locked for good: its row offers nothing the server would refuse (no
+    // Editar, no Eliminar: issue 27); Ver shows it with no submit.
+    const adminRow = admin.getByRole('row', { name: /Admin/ }).first();
+    expect(await adminRow.getByRole('button', { name: 'Editar' }).count()).toBe(0);
+    expect(await adminRow.getByRole('button', { name: 'Eliminar' }).count()).toBe(0);
+    await adminRow.getByRole('button', { name: 'Ver' }).click();
+    await dialog(admin).waitFor();
     expect(await dialog(admin).getByRole('button', { name: 'Guardar' }).count()).toBe(0);
     await app.screenshot(admin, 'role-readonly', { fullPage: false });
-    await dialog(admin).getByRole('button', { name: 'Cancelar' }).click();
+    await admin.keyboard.press('Escape');
+    await admin.getByRole('dialog').waitFor({ state: 'detached' });
 
     await admin.getByRole('button', { name: 'Crear' }).click();
     await dialog(admin).getByTestId('role-name').fill('Soporte');
