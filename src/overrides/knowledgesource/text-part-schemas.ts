@@ -3,7 +3,7 @@ import type { FormSchemas } from '../../../runtime/form/prepare-form-schemas.ts'
 type Json = Record<string, unknown>;
 
 /** Fields of the knowledge source that the generic EntityForm renders (the rest is the tabbed editor). */
-export const HEADER_FIELDS = ['name', 'type', 'file', 'link', 'user'] as const;
+export const HEADER_FIELDS = ['name', 'type', 'language', 'file', 'link', 'user'] as const;
 
 /**
  * The generated knowledge source schemas cut down to the header fields: same widgets, hints,
