@@ -73,7 +73,9 @@ describe('training as a job', () => {
   it('a cancelled training ends the request with 409, keeps the index and frees the knowledge base', async () => {
     const knowledge = await heldKnowledge(owner.client, 'Cancelable');
     const training = owner.client.get(`/api/rag/train/${knowledge._id}`);
-    const running = await until(() => owner.client.get(`/api/rag/status/${knowledge._id}`), (r) => r.body.state === 'running', 'a running training');
+    // A queued training already reads as running (jobState 'queued'); wait for the queue to claim it,
+    // so the job has the instance that runs it (failed on PostgreSQL in a full run otherwise).
+    const running = await until(() => owner.client.get(`/api/rag/status/${knowledge._id}`), (r) => r.body.state === 'running' && r.body.jobState === 'running', 'a running training');
     const jobId = running.body.jobId as string;
 
     // Another user neither sees nor cancels it (404, as for another tenant's record).
