@@ -4,6 +4,7 @@ import { spawn, execFileSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHILD_ADMIN_PASSWORD, ROOT, call, freePort, login } from '../fuzz/helpers/child-server.ts';
 import { TEST_BACKEND } from './helpers/test-database.ts';
+import { until } from './helpers/until.ts';
 import { scratchCopy as copyRepository } from '../helpers/scratch-copy.ts';
 import { buildServer, whyBuildServer } from '../../scripts/build-server.ts';
 import { prepareModel } from '../../scripts/prepare-model.ts';
@@ -71,11 +72,9 @@ function npm(root: string, script: string, env: Record<string, string>): Run {
 async function ready(run: Run, baseUrl: string): Promise<void> {
   let ended = false;
   void run.code.then(() => (ended = true));
-  while (!ended) {
-    if (await fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the server did not start (exit ${await run.code}):\n${run.output().slice(-4000)}`);
+  // Up to 5 minutes: npm start may run a whole vite build first.
+  const up = await until(() => fetch(`${baseUrl}/api/health`).then((r) => r.ok, () => false), (ok) => ok || ended, 'the server to answer /api/health', { tries: 1500, everyMs: 200 });
+  if (!up) throw new Error(`the server did not start (exit ${await run.code}):\n${run.output().slice(-4000)}`);
 }
 
 /** The new field round-trips over REST: it is in the model the server serves. */
