@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qs, startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, expectErrorShape, minimalBot, traceFixtures } from './helpers/fixtures.ts';
+import { nextMillisecond } from './helpers/until.ts';
 import { anonymous } from './chat-visitor.ts';
 
 let server: TestServer;
@@ -197,7 +198,7 @@ describe('conversations: by last update, never by id', () => {
     const older = await start('Ana Uno', 'ana1@example.com');
     const newer = await start('Ana Dos', 'ana2@example.com');
     // A message in the older conversation makes it the most recently updated.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await nextMillisecond();
     const answered = await anonymous(server.baseUrl).post(`/api/chat/message/${older._id}`, { message: 'Hola' });
     expect(answered.status, answered.text).toBe(200);
     const ids = (items: any[]) => items.map((item) => item._id).filter((id) => id === older._id || id === newer._id);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { expectNoLeaks, userWith } from './helpers/fixtures.ts';
 import { fakeGoogleIdentity } from './helpers/google-identity.ts';
+import { until } from './helpers/until.ts';
 
 const google = fakeGoogleIdentity('forja-test.apps.googleusercontent.com');
 const GOOGLE_CLIENT_ID = google.clientId;
@@ -103,22 +104,15 @@ describe('password recovery', () => {
     expect(res.body).toEqual({ ok: true });
   }
   const codeOf = (text: string) => /password\/recovery\/complete\/([A-Za-z0-9_-]+)/.exec(text)?.[1];
-  const until = async <T>(probe: () => T | undefined, timeoutMs = 5000): Promise<T> => {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const value = probe();
-      if (value !== undefined) return value;
-      if (Date.now() > deadline) throw new Error('timed out');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  };
+  const arrived = async <T>(probe: () => T | undefined, what = 'the recovery e-mail'): Promise<T> =>
+    (await until(probe, (value) => value !== undefined, what)) as T;
 
   it('through the outbox when no SMTP is configured; single use; same answer for unknown e-mails', async () => {
     const u = await userWith(server, []);
     await recover('nobody@example.com');
     await recover(u.user.email.toUpperCase());
     const outbox = path.join(server.dataDir, 'outbox');
-    const mail = await until(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8')).find((m) => m.includes(u.user.email)) : undefined));
+    const mail = await arrived(() => (fs.existsSync(outbox) ? fs.readdirSync(outbox).map((f) => fs.readFileSync(path.join(outbox, f), 'utf8')).find((m) => m.includes(u.user.email)) : undefined));
     const code = codeOf(mail)!;
     expect(mail).toContain(`http://localhost:`);
     const complete = (body: unknown) => server.as(null).post('/api/users/password/recovery/complete', body);
@@ -154,7 +148,7 @@ describe('password recovery', () => {
       await setSetting('app.publicUrl', 'https://console.example.com');
       const u = await userWith(server, []);
       await recover(u.user.email);
-      const mail = await until(() => received.find((m) => m.includes(u.user.email)));
+      const mail = await arrived(() => received.find((m) => m.includes(u.user.email)));
       expect(mail).toContain('https://console.example.com/password/recovery/complete/');
       const code = codeOf(mail.replace(/=\r?\n/g, ''))!;
       const res = await server.as(null).post('/api/users/password/recovery/complete', { recoveryCode: code, newPassword: 'via-smtp-pass' });

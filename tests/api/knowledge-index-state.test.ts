@@ -7,7 +7,7 @@ import { knowledgeIndexState } from '../../server/rag/train/knowledge-index-stat
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, minimalKnowledge } from './helpers/fixtures.ts';
 import { startHeldPageSite, type HeldPageSite } from './helpers/held-page-site.ts';
-import { until } from './helpers/until.ts';
+import { nextMillisecond, until } from './helpers/until.ts';
 
 let server: TestServer;
 let site: HeldPageSite;
@@ -24,7 +24,6 @@ afterAll(async () => {
 });
 
 const textSource = (name: string, text: string) => ({ name, type: 'text', sourceText: text, text });
-const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 async function stateOf(id: string): Promise<string> {
   const page = await server.get(`/api/knowledge?limit=100`);
@@ -52,7 +51,7 @@ describe('indexState on knowledge reads', () => {
     expect((await server.get(`/api/knowledge/${knowledge._id}`)).body.indexState).toBe('trained');
 
     // A source edited since the training.
-    await tick();
+    await nextMillisecond();
     expect((await server.put(`/api/knowledge-sources/${envios._id}`, textSource('Envíos', 'Gratis desde 30 euros.'))).status).toBe(200);
     expect(await stateOf(knowledge._id)).toBe('needsRetraining');
     await train(knowledge._id);
@@ -69,7 +68,7 @@ describe('indexState on knowledge reads', () => {
     await train(knowledge._id);
 
     // The base's own text edited after the training.
-    await tick();
+    await nextMillisecond();
     await server.put(`/api/knowledge/${knowledge._id}`, { ...minimalKnowledge('Tienda'), sources: [envios._id], texts: [{ title: 'Nota', content: 'Cerramos en agosto.' }] });
     expect(await stateOf(knowledge._id)).toBe('needsRetraining');
 

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create, minimalKnowledge } from './helpers/fixtures.ts';
+import { nextMillisecond } from './helpers/until.ts';
 
 const ADMIN = { userId: 'content-admin', tenantId: null, permissions: ['*'] };
 
@@ -42,7 +43,7 @@ describe('trainedSources on the knowledge record', () => {
     expect(record.trainingState).toBe('warning');
 
     // An edit after the training: its updatedAt no longer matches the recorded version.
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await nextMillisecond();
     const edited = await server.put(`/api/knowledge-sources/${envios._id}`, textSource('Envíos', 'El envío es gratuito desde 30 euros.'));
     expect(edited.status, edited.text).toBe(200);
     expect(edited.body.updatedAt).not.toBe(envios.updatedAt);

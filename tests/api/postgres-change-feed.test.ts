@@ -37,18 +37,22 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL change token', () => {
     const before = database.changeToken();
     await database.run(database.kysely.insertInto('tenants').values({ _id: 'own', name: 'own', createdAt: 'x', updatedAt: 'x' }).compile());
     expect(database.changeToken()).not.toBe(before);
-    await new Promise((resolve) => setTimeout(resolve, 100)); // our own notification arrives too
+    // Our own notification arrives too, and moves it once more.
+    const ownToken = database.changeToken();
+    await expect.poll(() => database.changeToken(), { timeout: 2000, interval: 10 }).not.toBe(ownToken);
     const settledToken = database.changeToken();
     await insertTenant('outside');
     await expect.poll(() => database.changeToken(), { timeout: 2000, interval: 10 }).not.toBe(settledToken);
-    // A rolled-back write commits nothing and notifies nothing.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // A rolled-back write commits nothing and notifies nothing: the committed write after it
+    // (notifications arrive in commit order) moves the token by exactly one.
+    const changesOf = (token: string) => Number(token.split(':')[2]);
     const quietToken = database.changeToken();
     await other.query('BEGIN');
     await insertTenant('rolled-back');
     await other.query('ROLLBACK');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(database.changeToken()).toBe(quietToken);
+    await insertTenant('after-rollback');
+    await expect.poll(() => database.changeToken(), { timeout: 2000, interval: 10 }).not.toBe(quietToken);
+    expect(changesOf(database.changeToken())).toBe(changesOf(quietToken) + 1);
   });
 
   it('heartbeats do not count as changes, and a connection that stops delivering is treated as down', async () => {
@@ -56,7 +60,9 @@ describe.skipIf(TEST_BACKEND !== 'postgres')('PostgreSQL change token', () => {
     try {
       await expect.poll(() => feed.token().startsWith('pg:off'), { timeout: 5000, interval: 20 }).toBe(false);
       const token = feed.token();
-      await new Promise((resolve) => setTimeout(resolve, 400)); // several heartbeats
+      const beats = () => (feed as unknown as { beats: number }).beats;
+      const first = beats();
+      await expect.poll(() => beats(), { timeout: 3000, interval: 10 }).toBeGreaterThanOrEqual(first + 3);
       expect(feed.token()).toBe(token);
       // As behind a proxy that dropped the socket, or a pooler that accepts LISTEN and delivers nothing.
       const client = (feed as unknown as { client: pg.Client }).client;

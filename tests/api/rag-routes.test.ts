@@ -6,6 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, qs, type TestServer } from './helpers/test-server.ts';
 import { create, expectErrorShape, minimalKnowledge } from './helpers/fixtures.ts';
+import { until } from './helpers/until.ts';
 import { completion, json, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 
 const fixtures = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'unit', 'rag', 'fixtures');
@@ -316,8 +317,7 @@ describe('train, status, search, clear', () => {
   it('refuses a second concurrent training (and a clear) of the same knowledge with 409; status shows it running', async () => {
     const knowledge = await create(opened, '/api/knowledge', minimalKnowledge('Lenta', { urls: [{ title: 'lenta', url: `${siteUrl}/slow` }] }));
     const first = opened.get(`/api/rag/train/${knowledge._id}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const running = await opened.get(`/api/rag/status/${knowledge._id}`);
+    const running = await until(() => opened.get(`/api/rag/status/${knowledge._id}`), (res) => res.body?.state === 'running', 'the training to be running');
     expect(running.body).toMatchObject({ state: 'running', phase: 'planning' });
     const second = await opened.get(`/api/rag/train/${knowledge._id}`);
     expect(second.status).toBe(409);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from './helpers/until.ts';
 import { CHILD_ADMIN_PASSWORD, call, login, spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
 
 /**
@@ -73,9 +74,9 @@ describe('secrets never leak', () => {
       }
     }
     expect(exportFiles.length).toBeGreaterThanOrEqual(2);
-    // Give pino a moment to flush.
-    await new Promise((r) => setTimeout(r, 300));
-    const logs = server.output();
+    // A last request to an unknown path logs its URL: once that line is out, every earlier one is.
+    await fetch(`${server.baseUrl}/api/log-flushed-marker`);
+    const logs = await until(() => server.output(), (out) => out.includes('log-flushed-marker'), 'the log line of the last request');
     expect(logs.length).toBeGreaterThan(0);
 
     const secrets: Record<string, string> = {

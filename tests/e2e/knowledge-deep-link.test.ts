@@ -4,6 +4,7 @@
 // place: a reload shows the list, Back the page before), a link to a record that does not exist
 // says so, and the user menu's "Mis tareas" leads to /jobs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nextMillisecond } from '../helpers/until.ts';
 import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
 
 let app: AppUnderTest;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   ids.fresh = (await app.api<{ _id: string }>('POST', '/api/knowledge', { name: 'Recién creada', toolDescription: 'Nueva' }, token))._id;
   await app.api('GET', `/api/rag/train/${ids.behind}`, undefined, token);
   // Edited after the training: the base is behind.
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  await nextMillisecond();
   await app.api('PUT', `/api/knowledge-sources/${ids.horario}`, { name: 'Horario', type: 'text', sourceText: 'De 9 a 19 horas.', text: 'De 9 a 19 horas.' }, token);
 }, 120_000);
 

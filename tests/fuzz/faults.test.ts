@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../helpers/until.ts';
 import { call, login, spawnServer, type ChildServer } from './helpers/child-server.ts';
 
 /**
@@ -56,8 +57,9 @@ describe('kill -9 during a stream of acknowledged writes', () => {
         }
       };
       const writers = Array.from({ length: 6 }, (_, w) => writer(w));
-      // Let writes flow, then pull the plug mid-stream.
-      await new Promise((r) => setTimeout(r, 1200 + round * 400));
+      // Let writes flow (a different number acknowledged each round), then pull the plug mid-stream.
+      const before = acknowledged.length;
+      await until(() => acknowledged.length - before, (done) => done >= 40 + round * 25, 'writes to be acknowledged', { tries: 3000, everyMs: 10 });
       const killed = server.kill('SIGKILL');
       stop = true;
       await killed;
@@ -99,10 +101,7 @@ describe('read-only data directory', () => {
     const outcome = await Promise.race([
       server.exited.then((code) => ({ exited: code })),
       (async () => {
-        for (let i = 0; i < 300; i++) {
-          if (await fetch(`${server.baseUrl}/api/health`).then((r) => r.ok, () => false)) return { exited: undefined };
-          await new Promise((r) => setTimeout(r, 150));
-        }
+        await until(() => fetch(`${server.baseUrl}/api/health`).then((r) => r.ok, () => false), (ok) => ok, 'the read-only server to answer', { tries: 300, everyMs: 150 }).catch(() => false);
         return { exited: undefined };
       })(),
     ]);

@@ -17,6 +17,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { freePort } from '../../helpers/free-port.ts';
 import { buildConsole, buildServerBundle } from './build-once.ts';
+import { until } from '../../helpers/until.ts';
 import { watchBrowserErrors, type WatchedPage } from './browser-errors.ts';
 export { freePort };
 
@@ -53,17 +54,10 @@ export interface AppUnderTest {
 
 
 async function waitFor(url: string, timeoutMs: number, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}\n${log()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not come up within ${timeoutMs} ms\n${log()}`);
+  const state = async () => (child.exitCode !== null ? 'exited' : (await fetch(url).then((r) => r.ok, () => false)) ? 'up' : 'starting');
+  const reached = await until(state, (s) => s !== 'starting', `${url} to come up`, { tries: Math.ceil(timeoutMs / 250), everyMs: 250 }).catch(() => 'starting');
+  if (reached === 'exited') throw new Error(`${url}: process exited with ${child.exitCode}\n${log()}`);
+  if (reached === 'starting') throw new Error(`${url} did not come up within ${timeoutMs} ms\n${log()}`);
 }
 
 export interface StartOptions {

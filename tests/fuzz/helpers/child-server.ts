@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { until } from '../../helpers/until.ts';
 import { freePort } from '../../helpers/free-port.ts';
 export { freePort };
 
@@ -64,14 +65,11 @@ export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
     },
   };
   if (options.waitReady === false) return server;
-  const deadline = Date.now() + 60_000;
   let done = false;
   void exited.then(() => (done = true));
-  while (Date.now() < deadline && !done) {
-    const ok = await fetch(`${server.baseUrl}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return server;
-    await new Promise((r) => setTimeout(r, 150));
-  }
+  const healthy = async () => (done ? 'exited' : (await fetch(`${server.baseUrl}/api/health`).then((r) => r.ok, () => false)) ? 'up' : 'starting');
+  const state = await until(healthy, (s) => s !== 'starting', 'the server to answer /api/health', { tries: 400, everyMs: 150 }).catch(() => 'starting');
+  if (state === 'up') return server;
   await server.kill();
   throw new Error(`server did not start (exit ${child.exitCode}):\n${output.slice(-3000)}`);
 }

@@ -258,8 +258,10 @@ describe('the checkpoint worker failing', () => {
       expect(errors[0]).toMatch(/after 3 failures SQLite's own WAL checkpoint is back on/);
       expect(checkpointer.stats()).toMatchObject({ gaveUp: true, failures: 3, workerStarts: 3 });
       // Given up: further commits start nothing.
+      const timers = vi.spyOn(globalThis, 'setTimeout');
       checkpointer.noteCommit();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(timers).not.toHaveBeenCalled();
+      timers.mockRestore();
       expect(checkpointer.stats().workerStarts).toBe(3);
     } finally {
       await checkpointer.close();

@@ -9,7 +9,7 @@ describe('TransactionScope', () => {
     const tx = { open: true, name: 'a' };
     expect(scope.current()).toBeUndefined();
     const seen = await scope.run(tx, async () => {
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      await new Promise((resolve) => setImmediate(resolve)); // across a macrotask, not only microtasks
       await Promise.resolve();
       return scope.current();
     });

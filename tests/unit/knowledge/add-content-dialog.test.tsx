@@ -8,6 +8,15 @@ import { GettingStartedChecklist } from '../../../src/home/getting-started-check
 import { entities } from '../../../src/generated/entities.ts';
 import { toApiError } from '../../../runtime/transport/to-api-error.ts';
 import { RuntimeHarness, installBrowserShims } from '../runtime/runtime-test-harness.tsx';
+import { useIsFetching, useQueryClient } from '@tanstack/react-query';
+
+/** Shows a marker once every getting-started count has been fetched and no fetch is running. */
+function CountsSettled() {
+  const fetching = useIsFetching({ queryKey: ['getting-started'] });
+  const queries = useQueryClient().getQueryCache().findAll({ queryKey: ['getting-started'] });
+  const settled = fetching === 0 && queries.length > 0 && queries.every((query) => query.state.status === 'success');
+  return settled ? <span data-testid="counts-settled" /> : null;
+}
 
 beforeAll(installBrowserShims);
 
@@ -211,11 +220,13 @@ describe('getting-started checklist', () => {
       <MemoryRouter>
         <RuntimeHarness services={allDone}>
           <GettingStartedChecklist can={(permission) => granted.includes(permission)} />
+          <CountsSettled />
         </RuntimeHarness>
       </MemoryRouter>,
     );
     await waitFor(() => expect(allDone.providers.bot.paginate).toHaveBeenCalled(), WAIT);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Rendered in the same batch as the checklist once its counts answered: only then is "no card" a fact.
+    await screen.findByTestId('counts-settled', undefined, WAIT);
     expect(screen.queryByTestId('getting-started')).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractInWorker, MAX_PARSE_WORKERS } from '../../../server/rag/parse/parse-in-worker.ts';
 import { RagError } from '../../../server/rag/rag-error.ts';
+import { until } from '../../helpers/until.ts';
 
 /**
  * The decompression check runs inside the worker slot: however many documents arrive together,
@@ -26,12 +27,14 @@ describe('extractInWorker runs its check inside the slot', () => {
         (error: RagError) => error.message,
       ),
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await until(() => started.length, (n) => n >= MAX_PARSE_WORKERS, 'the first checks to start', { everyMs: 5 });
     expect(started).toEqual(Array.from({ length: MAX_PARSE_WORKERS }, (_, index) => index));
-    while (releases.length > 0 || started.length < jobs.length) {
-      releases.shift()?.();
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    // Each refused check frees one slot, and the next waiting document takes it.
+    for (let next = MAX_PARSE_WORKERS; next < jobs.length; next++) {
+      releases.shift()!();
+      await until(() => started.length, (n) => n > next, `check ${next} to start`, { everyMs: 5 });
     }
+    while (releases.length > 0) releases.shift()!();
     expect(await Promise.all(jobs)).toEqual(jobs.map((_, index) => `refused ${index}`));
     expect(peak).toBe(MAX_PARSE_WORKERS);
   });

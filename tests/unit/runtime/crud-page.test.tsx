@@ -108,8 +108,7 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     const calls = provider.paginate.mock.calls.length;
     await user.type(screen.getByRole('textbox', { name: 'Buscar' }), 'bot');
     expect(provider.paginate.mock.calls.length).toBe(calls);
-    await act(() => new Promise((resolve) => setTimeout(resolve, 600)));
-    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, search: 'bot' }));
+    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, search: 'bot' }), { timeout: 5000 });
     expect(provider.paginate.mock.calls.filter(([query]) => String(query.search ?? '').length > 0 && query.search !== 'bot')).toHaveLength(0);
   });
 
