@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { generatedRoutes } from '../../src/generated/routes.ts';
 import { root, startApp, type AppUnderTest } from './helpers/app-under-test.ts';
+import { pageSettled } from './helpers/page-settled.ts';
 import type { WatchedPage } from './helpers/browser-errors.ts';
 
 const AXE_SOURCE = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
@@ -44,8 +45,8 @@ let knowledgeId: string;
 const routed = new WeakSet<Page>();
 
 async function audit(page: Page, screen: string): Promise<AxeViolation[]> {
-  // Let transitions (modal open, notifications) end: axe measures colours as they are drawn.
-  await page.waitForTimeout(400);
+  // Transitions (modal open, notifications) over: axe measures colours as they are drawn.
+  await pageSettled(page);
   if (!routed.has(page)) {
     await page.route(`**${AXE_URL_PATH}`, (route) => route.fulfill({ contentType: 'text/javascript', body: AXE_SOURCE }));
     routed.add(page);

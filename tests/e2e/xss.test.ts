@@ -3,6 +3,7 @@
 // (window.__xss stays undefined, no alert/confirm dialog fires, no page error).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageSettled } from './helpers/page-settled.ts';
 import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
 
 const PAYLOADS = [
@@ -23,7 +24,7 @@ async function api<T = any>(method: string, path: string, body?: unknown, auth: 
 }
 
 async function xssFired(page: Page & { errors: string[] }, dialogs: string[]): Promise<unknown> {
-  await page.waitForTimeout(300);
+  await pageSettled(page);
   return { xss: await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), dialogs: [...dialogs] };
 }
 
@@ -73,19 +74,17 @@ describe('stored XSS does not execute', () => {
     const visited: string[] = [];
     for (const path of ['/crud/bot', '/crud/contact', '/crud/conversation', '/crud/bottrace', '/crud/bottracestatus', '/crud/knowledge', '/crud/knowledgesource']) {
       await page.goto(`${app.webUrl}${path}`);
-      await page.waitForLoadState('networkidle');
-      await page.waitForTimeout(500);
+      await page.getByRole('table').first().waitFor();
       expect(await xssFired(page, dialogs), path).toEqual({ xss: undefined, dialogs: [] });
       for (const action of ['Ver', 'Editar']) {
         const button = page.getByRole('button', { name: action, exact: true }).first();
         if ((await button.count()) === 0) continue;
         await button.click();
         await page.getByRole('dialog').first().waitFor({ timeout: 10_000 }).catch(() => undefined);
-        await page.waitForTimeout(500);
         expect(await xssFired(page, dialogs), `${path} ${action}`).toEqual({ xss: undefined, dialogs: [] });
         visited.push(`${path} ${action}`);
         await page.keyboard.press('Escape');
-        await page.waitForTimeout(200);
+        await page.getByRole('dialog').first().waitFor({ state: 'detached' });
       }
       visited.push(path);
     }
@@ -97,17 +96,21 @@ describe('stored XSS does not execute', () => {
   it('in the public chat: bot name, questions, and messages (the visitor\'s and the answers)', async () => {
     const { page, dialogs } = await hostilePage();
     await page.goto(`${app.webUrl}/chat/${botId}`);
-    await page.waitForLoadState('networkidle');
-    await page.waitForTimeout(1000);
     expect(await xssFired(page, dialogs)).toEqual({ xss: undefined, dialogs: [] });
-    const input = page.getByRole('textbox').last();
-    if ((await input.count()) > 0) {
-      for (const payload of PAYLOADS.slice(0, 3)) {
-        await input.fill(`¿Horario? ${payload}`);
-        await input.press('Enter');
-        await page.waitForTimeout(1500);
-      }
+    // The contact form first (the bot's name above it is a payload), then the chat itself.
+    await page.getByRole('textbox', { name: 'Nombre' }).fill(p(2, 'Visitante'));
+    await page.getByRole('textbox', { name: 'Correo electrónico' }).fill('xss-visitor@example.com');
+    await page.getByRole('button', { name: 'Iniciar chat' }).click();
+    const input = page.getByRole('textbox', { name: 'Escribe tu mensaje…' });
+    await input.waitFor();
+    for (const [index, payload] of PAYLOADS.slice(0, 3).entries()) {
+      await input.fill(`¿Horario? ${payload}`);
+      await input.press('Enter');
+      // The visitor's message and the bot's answer to it are on the page.
+      await page.getByTestId('chat-message-assistant').nth(index).waitFor({ timeout: 30_000 });
+      expect(await xssFired(page, dialogs), `message ${index}`).toEqual({ xss: undefined, dialogs: [] });
     }
+    expect(await page.getByTestId('chat-message-user').count()).toBe(3);
     await app.screenshot(page, 'xss-chat');
     const body = await page.locator('body').innerText();
     console.log(`[xss] chat shows payloads as text: ${body.includes('<img src=x onerror')}`);
