@@ -4,6 +4,7 @@
 import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pageSettled } from './helpers/page-settled.ts';
 import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
 
 let app: AppUnderTest;
@@ -29,15 +30,6 @@ beforeAll(async () => {
     token,
   );
   botId = bot._id;
-  // The dev server optimises a dependency the first time a page imports it (qrcode.react, the
-  // chat chunks) and then reloads that page; visit both screens once so the tests see no reload.
-  const warm = await app.newPage();
-  for (const path of [`/chat/qr/${botId}`, `/chat/${botId}`]) {
-    await warm.goto(`${app.webUrl}${path}`);
-    await warm.waitForLoadState('networkidle');
-    await warm.waitForTimeout(1500);
-  }
-  await warm.close();
 });
 
 afterAll(async () => {
@@ -141,13 +133,8 @@ describe('public chat in Chromium', () => {
     // Bot analytics: the answers and the reaction of this conversation are counted.
     await admin.goto(`${app.webUrl}/analytics`);
     const charts = admin.getByTestId('analytics-charts');
-    // First import of @mantine/charts: the dev server may optimise it and reload the page once.
-    await charts.waitFor({ timeout: 15_000 }).catch(async () => {
-      await admin.reload();
-      await charts.waitFor();
-    });
     await charts.getByText('Respuestas por día').waitFor();
-    await admin.waitForTimeout(800);
+    await pageSettled(admin); // the charts' drawing animation over, for the screenshot
     await app.screenshot(admin, 'chat-analytics');
 
     // The conversation row's chat action resumes the conversation.
