@@ -19,6 +19,8 @@ import { runOnce } from '../generator/cli.ts';
  * on a busy one. A reload that fails (a syntax error in a source) leaves the old app serving.
  */
 register('./dev-reload-hooks.mjs', import.meta.url);
+// Development: the schema studio is on (server/studio/studio-config.ts) and its saves reach the watcher below.
+process.env.FORJA_DEV ??= 'true';
 
 const root = process.cwd();
 const log = (line: string) => console.log(`[dev] ${line}`);

@@ -6,6 +6,7 @@ import { loadFileLimits, type FileLimits } from './files/file-limits.ts';
 import { loadIdentityConfig, type IdentityConfig } from './identity/identity-config.ts';
 import { loadJobSettings, type JobSettings } from './jobs/job-settings.ts';
 import { readLlmEnvironment } from './config/read-llm-environment.ts';
+import { loadStudioConfig, type StudioConfig } from './studio/studio-config.ts';
 
 /**
  * Server settings, read once from the environment at start-up.
@@ -230,8 +231,10 @@ export interface FeatureConfig {
   chat: ChatLimits;
   /** The job queue's worker, heartbeat and retention (server/jobs/job-settings.ts). */
   jobs: JobSettings;
+  /** The schema studio: on under `npm run dev` or with SCHEMA_STUDIO=true (server/studio/studio-config.ts). */
+  studio: StudioConfig;
 }
 
 export function loadFeatureConfig(env: NodeJS.ProcessEnv = process.env): FeatureConfig {
-  return { identity: loadIdentityConfig(env), files: loadFileLimits(env), chat: readChatLimits(env), jobs: loadJobSettings(env) };
+  return { identity: loadIdentityConfig(env), files: loadFileLimits(env), chat: readChatLimits(env), jobs: loadJobSettings(env), studio: loadStudioConfig(env) };
 }

@@ -16,6 +16,7 @@ import { registerRagFeature } from '../rag/rag-routes.ts';
 import { registerChatFeature } from '../chat/register-chat-feature.ts';
 import { graphqlFeature } from '../graphql/graphql-feature.ts';
 import { openapiFeature } from '../openapi/openapi-feature.ts';
+import { studioFeature } from '../studio/studio-feature.ts';
 import type { Enforce, RouteAccess } from './authorize-route.ts';
 
 /** What a feature module gets to register its routes with. */
@@ -59,5 +60,6 @@ export const serverFeatures: Record<string, ServerFeature> = {
   rag: registerRagFeature,
   chat: registerChatFeature,
   graphql: graphqlFeature,
+  studio: studioFeature,
   openapi: openapiFeature,
 };

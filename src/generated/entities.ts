@@ -8216,13 +8216,16 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "createOwn": null,
       "update": "setting:update",
       "delete": "setting:delete",
-      "extra": [],
+      "extra": [
+        "schema:manage"
+      ],
       "all": [
         "setting:view",
         "setting:create",
         "setting:update",
         "setting:delete",
-        "setting:manage"
+        "setting:manage",
+        "schema:manage"
       ]
     },
     "flags": {

@@ -48,6 +48,7 @@ export const permissions = [
   "setting:update",
   "setting:delete",
   "setting:manage",
+  "schema:manage",
   "tenant:view",
   "tenant:create",
   "tenant:update",
