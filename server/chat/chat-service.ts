@@ -9,10 +9,11 @@ import type { SearchResult } from '../rag/rag-types.ts';
 import { buildChatMessages } from './prompt/build-chat-messages.ts';
 import type { ChatLlm } from './chat-llm.ts';
 import type { ChatStore, StoredConversation } from './chat-store.ts';
-import { LLM_FAILURE_ANSWER, TRACE_STATUS, type Chat, type ConversationView, type PublicBot } from './chat-types.ts';
+import { LLM_FAILURE_ANSWER, TRACE_STATUS, type Chat, type ConversationView, type PublicBot, type TraceStatusName } from './chat-types.ts';
 import { NO_INFORMATION_ANSWER } from '../llm/offline-answers.ts';
 import { saysNoInformation } from './says-no-information.ts';
 import { citeSources } from './cite-sources.ts';
+import { smallTalkReply } from './small-talk-reply.ts';
 import type { ConversationTokens } from './conversation-token.ts';
 import { KeyedLocks } from './conversation-locks.ts';
 import type { ReactionInput, StartInput } from './chat-validation.ts';
@@ -96,30 +97,17 @@ export class ChatService {
     const bot = await this.store.bot(conversation.botId);
     const userChat: Chat = { id: randomUUID(), role: 'user', message, createdAt: new Date().toISOString() };
 
+    // A greeting or thanks is no question for the knowledge base: a friendly reply with the bot's
+    // suggested questions, recorded as answered (small-talk-reply.ts).
+    const smallTalk = smallTalkReply(message, bot.questions, bot.name);
+    if (smallTalk !== null) return this.replyWithoutModel(conversation, userChat, smallTalk, TRACE_STATUS.ok, started, onDelta);
+
     const { results, hasKnowledge } = await this.retrieve(bot.knowledgeId, message);
     const fallback = bot.fallbackMessage.trim() || NO_INFORMATION_ANSWER;
     if (hasKnowledge && results.length === 0) {
       // Nothing above the knowledge base's threshold: the model could only say it does not know,
       // so it is not asked (no tokens, no wait) and the bot's own fallback answers.
-      onDelta?.(fallback);
-      const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: fallback, createdAt: new Date().toISOString() };
-      await this.store.saveChatsWithTrace(conversationId, [...conversation.chats, userChat, assistantChat], conversation.tenant, {
-        status: TRACE_STATUS.noAnswer,
-        bot: bot._id,
-        conversation: conversationId,
-        chatId: assistantChat.id,
-        userMessage: message,
-        assistantMessage: fallback,
-        knowledgeBaseQuery: message,
-        knowledgeBase: [],
-        provider: 'none',
-        model: 'none',
-        inputTokens: 0,
-        outputTokens: 0,
-        tokens: 0,
-        latency: Math.round(performance.now() - started),
-      });
-      return this.store.conversationView(conversationId);
+      return this.replyWithoutModel(conversation, userChat, fallback, TRACE_STATUS.noAnswer, started, onDelta);
     }
     const memory = await this.store.contactMemory(conversation.contactId);
     const prompt = buildChatMessages({ bot, hasKnowledge, fragments: results, memory, history: conversation.chats, userMessage: message });
@@ -161,7 +149,7 @@ export class ChatService {
     // visitor gets the bot's fallback (how to reach a person) and the trace says no_answer.
     const unanswered = answered === '' || saysNoInformation(answered, [NO_INFORMATION_ANSWER, fallback]);
     const text = unanswered ? fallback : answered;
-    const citations = unanswered ? [] : citeSources(text, used);
+    const citations = unanswered ? [] : citeSources(text, citedFragments(used, result.usedFragments));
     const assistantChat: Chat = {
       id: randomUUID(),
       role: 'assistant',
@@ -188,6 +176,36 @@ export class ChatService {
       latency: Math.round(performance.now() - started),
     });
     return this.store.conversationView(conversationId);
+  }
+
+  /** An answer the chat gives itself (small talk, nothing retrieved): saved with its trace, no model asked. */
+  private async replyWithoutModel(
+    conversation: StoredConversation,
+    userChat: Chat,
+    text: string,
+    status: TraceStatusName,
+    started: number,
+    onDelta: DeltaListener | undefined,
+  ): Promise<ConversationView> {
+    onDelta?.(text);
+    const assistantChat: Chat = { id: randomUUID(), role: 'assistant', message: text, createdAt: new Date().toISOString() };
+    await this.store.saveChatsWithTrace(conversation._id, [...conversation.chats, userChat, assistantChat], conversation.tenant, {
+      status,
+      bot: conversation.botId,
+      conversation: conversation._id,
+      chatId: assistantChat.id,
+      userMessage: userChat.message,
+      assistantMessage: text,
+      knowledgeBaseQuery: userChat.message,
+      knowledgeBase: [],
+      provider: 'none',
+      model: 'none',
+      inputTokens: 0,
+      outputTokens: 0,
+      tokens: 0,
+      latency: Math.round(performance.now() - started),
+    });
+    return this.store.conversationView(conversation._id);
   }
 
   private async generate(
@@ -235,6 +253,12 @@ export class ChatService {
       return this.store.conversationView(conversationId);
     });
   }
+}
+
+/** The fragments a provider says it drew on (the offline provider: one), else all it was given. */
+function citedFragments<T>(given: readonly T[], usedIndexes: readonly number[] | undefined): readonly T[] {
+  if (!usedIndexes) return given;
+  return usedIndexes.map((i) => given[i]).filter((f): f is T => f !== undefined);
 }
 
 function withoutNul(text: string): string {

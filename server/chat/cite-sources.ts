@@ -1,4 +1,7 @@
 import type { Citation } from './chat-types.ts';
+import { detectLanguage } from '../language/detect-language.ts';
+import { isUnspacedTerm } from '../language/language-analyzers.ts';
+import { splitSentences } from '../language/split-sentences.ts';
 
 /** A fragment that went into the prompt, as the retrieval layer gave it. */
 export interface CitableFragment {
@@ -33,11 +36,16 @@ export function citeSources(answer: string, fragments: readonly CitableFragment[
 /** The first sentence of `content` the answer repeats word for word (at least 20 characters), or null. */
 function quotedSentence(answer: string, content: string): string | null {
   const flat = squash(answer);
-  for (const sentence of content.split(/(?<=[.!?])\s+|\n+/)) {
-    const s = squash(sentence);
-    if (s.length >= 20 && flat.includes(s)) return sentence.trim();
+  for (const { text } of splitSentences(content, detectLanguage(content, 'es'))) {
+    const s = squash(text);
+    if (s.length >= minQuoteChars(s) && flat.includes(s)) return text;
   }
   return null;
+}
+
+/** A quote long enough not to be chance: 20 characters, 8 in scripts of one character per word. */
+function minQuoteChars(sentence: string): number {
+  return isUnspacedTerm(sentence) ? 8 : 20;
 }
 
 function squash(text: string): string {

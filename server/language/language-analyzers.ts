@@ -97,7 +97,7 @@ function snowballAnalyzer({ stem, stopWords, fold, locale }: SnowballOptions): L
     },
     isFunctionTerm(term) {
       functionTerms ??= new Set([...stops].map(normalise));
-      return functionTerms.has(term);
+      return functionTerms.has(term) || isLoneLetter(term);
     },
   };
 }
@@ -130,12 +130,25 @@ function pushBigrams(word: string, out: string[]): void {
   if (other) out.push(other);
 }
 
+/**
+ * A single letter of a spaced script is never evidence: elisions ("l'Australie", "dell'ordine"),
+ * "can't" split at the apostrophe, initials. A single Han character is a word and is kept.
+ */
+function isLoneLetter(term: string): boolean {
+  return term.length === 1 && /\p{L}/u.test(term) && !UNSPACED.test(term);
+}
+
+/** Whether a term is (part of) a word of a script written without spaces, indexed as bigrams. */
+export function isUnspacedTerm(term: string): boolean {
+  return UNSPACED.test(term);
+}
+
 const unspaced: LanguageAnalyzer = snowballAnalyzer({ stem: null, stopWords: '', fold: false });
 
 /** Spanish keeps its original analyzer, so indexes trained before languages existed stay valid. */
 const spanish: LanguageAnalyzer = {
   // Its stop words never reach the terms at all (spanish-analyzer.ts).
-  isFunctionTerm: () => false,
+  isFunctionTerm: isLoneLetter,
   terms: (text) => {
     // Spanish text quoting Chinese: the unspaced runs still become bigrams.
     if (!UNSPACED.test(text)) return spanishTerms(text);

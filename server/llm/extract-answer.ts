@@ -1,20 +1,41 @@
 import type { LlmFragment } from './llm-provider.ts';
 import { spanishMatchTerms, termsMatch, type SpanishTerm } from '../language/spanish-analyzer.ts';
+import { analyzerOf, isUnspacedTerm, type Language } from '../language/language-analyzers.ts';
+import { detectLanguage, detectLanguageOrNull } from '../language/detect-language.ts';
+import { splitSentences } from '../language/split-sentences.ts';
+import { BIGRAM_UNSEEN_SHARE, UNSEEN_WEIGHT } from '../rag/search/bm25-score.ts';
 
 /**
- * Picks the sentences of the retrieved fragments that best answer a question, in their original
- * wording. Written here rather than taken from a library because it is a few lines of scoring on
- * top of the maintained pieces (Intl.Segmenter, @orama/stopwords, Snowball stemming).
+ * Picks the sentences of ONE retrieved fragment that best answer a question, in their original
+ * wording and order (never sentences of different sources run together), and says how much of
+ * the question they cover. Written here rather than taken from a library because it is a few lines
+ * of scoring on top of the maintained pieces (Intl.Segmenter, Snowball stemming, the analyzers).
  *
  * Score of a sentence = IDF-weighted question terms it contains + 0.3 x the same for its whole
- * fragment (so a sentence under a matching heading still counts). Sentences scoring under half the
- * best are left out: padding an answer with weakly related text makes it worse.
+ * fragment (so a sentence under a matching heading still counts). The fragment of the best
+ * sentence answers; its sentences scoring under half the best are left out: padding an answer with
+ * weakly related text makes it worse.
+ *
+ * Coverage (0..1) of the chosen sentences, as the retrieval score counts it (bm25-score.ts) but
+ * without corpus statistics: found question words / (found + UNSEEN_WEIGHT x missing ones), a
+ * missing character bigram counting BIGRAM_UNSEEN_SHARE of a word. The offline provider answers
+ * only at MIN_ANSWER_COVERAGE or more.
  */
 export interface ExtractOptions {
   maxSentences?: number;
   /** Longer sentences (unpunctuated chunks) are cut at a word boundary. */
   maxSentenceChars?: number;
 }
+
+export interface ExtractedAnswer {
+  sentences: string[];
+  /** Index in `fragments` of the one fragment the sentences come from. */
+  fragmentIndex: number;
+  coverage: number;
+}
+
+/** Below this coverage the retrieved fragment does not really answer: the offline provider says so. */
+export const MIN_ANSWER_COVERAGE = 0.5;
 
 interface Candidate {
   text: string;
@@ -25,96 +46,171 @@ interface Candidate {
   score: number;
 }
 
+/** One question or sentence word as matched here: its keys (two for Spanish: accented and not). */
+type MatchTerm = SpanishTerm & { bigram?: boolean };
+
 /** Question terms beyond this many are ignored: matches are kept as bits of one 32-bit integer. */
 const MAX_QUESTION_TERMS = 30;
 
 const FRAGMENT_WEIGHT = 0.3;
 const KEEP_RATIO = 0.5;
-const segmenter = new Intl.Segmenter('es', { granularity: 'sentence' });
 
-export function extractAnswer(question: string, fragments: readonly LlmFragment[], options: ExtractOptions = {}): string[] {
+export function extractAnswer(question: string, fragments: readonly LlmFragment[], options: ExtractOptions = {}): ExtractedAnswer | null {
   const maxSentences = options.maxSentences ?? 3;
   const maxChars = options.maxSentenceChars ?? 600;
-  const cache = new Map<string, SpanishTerm | null>();
-  const questionTerms = dedupeTerms(spanishMatchTerms(question, cache)).slice(0, MAX_QUESTION_TERMS);
-  if (questionTerms.length === 0 || fragments.length === 0) return [];
-  // Each distinct word is compared with the question once; sentences then just OR the bits.
-  const masks = new Map<SpanishTerm, number>();
-  const maskOf = (terms: SpanishTerm[]): number => {
-    let mask = 0;
-    for (const term of terms) {
-      let bits = masks.get(term);
-      if (bits === undefined) {
-        bits = 0;
-        questionTerms.forEach((q, i) => {
-          if (termsMatch(q, term)) bits! |= 1 << i;
-        });
-        masks.set(term, bits);
-      }
-      mask |= bits;
+  if (fragments.length === 0) return null;
+  const questionLanguage = detectLanguageOrNull(question);
+  const matcher = new TermMatcher();
+  // Each fragment is read in its own language, the question in that language too, so stems agree.
+  const languages = fragments.map((f) => detectLanguage(f.content, questionLanguage ?? 'es'));
+  const questionTerms = new Map<Language, MatchTerm[]>();
+  const questionTermsIn = (language: Language): MatchTerm[] => {
+    let terms = questionTerms.get(language);
+    if (!terms) {
+      terms = dedupeTerms(matcher.terms(question, language)).slice(0, MAX_QUESTION_TERMS);
+      questionTerms.set(language, terms);
     }
-    return mask;
+    return terms;
   };
 
   const candidates: Candidate[] = [];
   const fragmentMasks: number[] = [];
   fragments.forEach((fragment, fragmentIndex) => {
-    let fragmentMask = 0;
-    const lines = fragment.content.split(/\r?\n/).map((line) => line.trim()).filter((line) => /\p{L}/u.test(line));
-    lines.forEach((line, lineIndex) => {
-      const sentences = [...segmenter.segment(line)].map(({ segment }) => segment.trim().replace(/^(?:[-*•]|#+)\s+/, ''));
-      // A short unpunctuated line followed by more text is a heading: it lends its words to the
-      // fragment but is no answer by itself.
-      const heading = sentences.length === 1 && lineIndex < lines.length - 1 && isHeading(sentences[0]);
-      for (const text of sentences) {
-        if (!/\p{L}/u.test(text)) continue;
-        const mask = maskOf(spanishMatchTerms(text, cache));
-        fragmentMask |= mask;
-        if (!heading) candidates.push({ text, mask, fragmentIndex, order: candidates.length, score: 0 });
+    const language = languages[fragmentIndex];
+    const wanted = questionTermsIn(language);
+    // Each distinct word is compared with the question once; sentences then just OR the bits.
+    const masks = new Map<MatchTerm, number>();
+    const maskOf = (terms: MatchTerm[]): number => {
+      let mask = 0;
+      for (const term of terms) {
+        let bits = masks.get(term);
+        if (bits === undefined) {
+          bits = 0;
+          wanted.forEach((q, i) => {
+            if (termsMatch(q, term)) bits! |= 1 << i;
+          });
+          masks.set(term, bits);
+        }
+        mask |= bits;
       }
-    });
+      return mask;
+    };
+    let fragmentMask = 0;
+    for (const sentence of splitSentences(fragment.content, language)) {
+      const text = sentence.text;
+      if (!/\p{L}/u.test(text)) continue;
+      const mask = wanted.length > 0 ? maskOf(matcher.terms(text, language)) : 0;
+      fragmentMask |= mask;
+      if (!sentence.heading) candidates.push({ text, mask, fragmentIndex, order: candidates.length, score: 0 });
+    }
     fragmentMasks.push(fragmentMask);
   });
-  if (candidates.length === 0) return [];
+  if (candidates.length === 0) return null;
 
-  // Inverse document frequency over the candidate sentences: rare question words decide.
-  const idf = questionTerms.map((_, i) => {
-    const df = candidates.reduce((n, c) => n + ((c.mask >> i) & 1), 0);
-    return Math.log(1 + candidates.length / (1 + df));
-  });
-  const weigh = (mask: number) => idf.reduce((sum, weight, i) => sum + ((mask >> i) & 1 ? weight : 0), 0);
-  for (const c of candidates) c.score = weigh(c.mask) + FRAGMENT_WEIGHT * weigh(fragmentMasks[c.fragmentIndex]);
+  // Inverse document frequency over the candidate sentences (of the fragments in the question's
+  // language reading): rare question words decide.
+  const idfOf = (fragmentIndex: number, i: number): number => {
+    let df = 0;
+    let n = 0;
+    for (const c of candidates) {
+      if (languages[c.fragmentIndex] !== languages[fragmentIndex]) continue;
+      n++;
+      df += (c.mask >> i) & 1;
+    }
+    return Math.log(1 + n / (1 + df));
+  };
+  const idfs = new Map<Language, number[]>();
+  const weightsOf = (fragmentIndex: number): number[] => {
+    const language = languages[fragmentIndex];
+    let weights = idfs.get(language);
+    if (!weights) {
+      weights = questionTermsIn(language).map((_, i) => idfOf(fragmentIndex, i));
+      idfs.set(language, weights);
+    }
+    return weights;
+  };
+  const weigh = (mask: number, weights: number[]) => weights.reduce((sum, weight, i) => sum + ((mask >> i) & 1 ? weight : 0), 0);
+  for (const c of candidates) {
+    const weights = weightsOf(c.fragmentIndex);
+    c.score = weigh(c.mask, weights) + FRAGMENT_WEIGHT * weigh(fragmentMasks[c.fragmentIndex], weights);
+  }
 
   const ranked = candidates
-    .filter((c) => c.score > 0)
+    .filter((c) => c.mask !== 0)
     .sort(
       (a, b) =>
         b.score - a.score ||
         fragments[b.fragmentIndex].score - fragments[a.fragmentIndex].score ||
         a.order - b.order,
     );
-  if (ranked.length === 0) return [];
-  const floor = ranked[0].score * KEEP_RATIO;
+  if (ranked.length === 0) return null;
+  const best = ranked[0];
+  const floor = best.score * KEEP_RATIO;
   const seen = new Set<string>();
-  const answer: string[] = [];
+  const chosen: Candidate[] = [];
   for (const c of ranked) {
-    if (c.score < floor || answer.length >= maxSentences) break;
+    if (c.score < floor || chosen.length >= maxSentences) break;
+    if (c.fragmentIndex !== best.fragmentIndex) continue;
     const key = c.text.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    answer.push(truncate(c.text, maxChars));
+    chosen.push(c);
   }
-  return answer;
+  chosen.sort((a, b) => a.order - b.order);
+  const terms = questionTermsIn(languages[best.fragmentIndex]);
+  const covered = chosen.reduce((mask, c) => mask | c.mask, 0);
+  return {
+    sentences: chosen.map((c) => truncate(c.text, maxChars)),
+    fragmentIndex: best.fragmentIndex,
+    coverage: coverageOf(terms, covered),
+  };
 }
 
-function dedupeTerms(terms: SpanishTerm[]): SpanishTerm[] {
-  const unique: SpanishTerm[] = [];
+/** Found question words against found + UNSEEN_WEIGHT x missing ones (a bigram: a share of a word). */
+function coverageOf(terms: readonly MatchTerm[], mask: number): number {
+  let found = 0;
+  let missing = 0;
+  terms.forEach((term, i) => {
+    if ((mask >> i) & 1) found++;
+    else missing += term.bigram ? BIGRAM_UNSEEN_SHARE : 1;
+  });
+  return found === 0 ? 0 : found / (found + UNSEEN_WEIGHT * missing);
+}
+
+/**
+ * Content words of a text in a language: Spanish through its loose matcher (accented and plain
+ * stems, prefixes), any other language through its analyzer with function words left out.
+ */
+class TermMatcher {
+  readonly #spanish = new Map<string, SpanishTerm | null>();
+  readonly #other = new Map<string, MatchTerm>();
+
+  terms(text: string, language: Language): MatchTerm[] {
+    if (language === 'es') {
+      const unspaced = isUnspacedTerm(text) ? analyzerOf('es').terms(text).filter(isUnspacedTerm) : [];
+      return [...spanishMatchTerms(text, this.#spanish), ...unspaced.map((t) => this.#term(t))];
+    }
+    const analyzer = analyzerOf(language);
+    return analyzer
+      .terms(text)
+      .filter((term) => !analyzer.isFunctionTerm(term))
+      .map((term) => this.#term(term));
+  }
+
+  #term(term: string): MatchTerm {
+    let out = this.#other.get(term);
+    if (!out) {
+      out = { keys: [term], ...(isUnspacedTerm(term) ? { bigram: true } : {}) };
+      this.#other.set(term, out);
+    }
+    return out;
+  }
+}
+
+function dedupeTerms(terms: MatchTerm[]): MatchTerm[] {
+  const unique: MatchTerm[] = [];
   for (const term of terms) if (!unique.some((u) => termsMatch(u, term))) unique.push(term);
   return unique;
-}
-
-function isHeading(text: string): boolean {
-  return !/[.!?:;…)"»]$/.test(text) && text.split(/\s+/).length <= 8;
 }
 
 function truncate(text: string, maxChars: number): string {

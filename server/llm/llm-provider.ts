@@ -54,6 +54,12 @@ export interface LlmResult {
   /** Registry name of the provider that answered ('openai-compatible' | 'offline'), for traces. */
   provider: string;
   model: string;
+  /**
+   * Indexes into `request.context.fragments` of the fragments the answer is drawn from, when the
+   * provider knows (the offline provider quotes one; [] when it answered with the fallback). The
+   * chat cites exactly these; absent (a model's paraphrase), it cites what it gave the model.
+   */
+  usedFragments?: number[];
 }
 
 /** A stream is zero or more deltas followed by exactly one 'done' carrying the totals. */

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { countMessageTokens, countTextTokens } from './count-tokens.ts';
-import { extractAnswer } from './extract-answer.ts';
+import { extractAnswer, MIN_ANSWER_COVERAGE } from './extract-answer.ts';
 import { LlmError } from './llm-error.ts';
 import type { LlmProvider, LlmRequest, LlmResult, LlmStreamEvent } from './llm-provider.ts';
 import { NO_INFORMATION_ANSWER, OFF_TOPIC_ANSWER } from './offline-answers.ts';
@@ -18,9 +18,10 @@ export class OfflineProvider implements LlmProvider {
   async complete(request: LlmRequest): Promise<LlmResult> {
     const started = performance.now();
     throwIfAborted(request.signal);
-    const text = this.answer(request);
+    const { text, usedFragments } = this.answer(request);
     return {
       text,
+      ...(usedFragments ? { usedFragments } : {}),
       inputTokens: countMessageTokens(request.messages),
       outputTokens: countTextTokens(text),
       latencyMs: performance.now() - started,
@@ -40,15 +41,26 @@ export class OfflineProvider implements LlmProvider {
     yield { type: 'done', result: { ...result, latencyMs: performance.now() - started } };
   }
 
-  private answer(request: LlmRequest): string {
+  /**
+   * Sentences of the one fragment that answers best, only when they cover the question
+   * (extract-answer.ts MIN_ANSWER_COVERAGE): a fragment that passed retrieval on one shared word
+   * is no answer, and the fallback lets the chat record the question as unanswered.
+   */
+  private answer(request: LlmRequest): { text: string; usedFragments?: number[] } {
     const context = request.context;
     const offTopic = context?.offTopicAnswer ?? OFF_TOPIC_ANSWER;
-    if (!context || !context.hasKnowledge) return offTopic;
+    if (!context || !context.hasKnowledge) return { text: offTopic };
     const fallback = context.fallback ?? NO_INFORMATION_ANSWER;
     const question = context.question || lastUserMessage(request);
-    const sentences = extractAnswer(question, context.fragments, { maxSentences: 3 });
-    return sentences.length > 0 ? sentences.join(' ') : fallback;
+    const extracted = extractAnswer(question, context.fragments, { maxSentences: 3 });
+    if (!extracted || extracted.sentences.length === 0 || extracted.coverage < MIN_ANSWER_COVERAGE) return { text: fallback, usedFragments: [] };
+    return { text: extracted.sentences.join(joinerOf(extracted.sentences)), usedFragments: [extracted.fragmentIndex] };
   }
+}
+
+/** CJK sentences end in a full-width mark and are written without a space after it. */
+function joinerOf(sentences: readonly string[]): string {
+  return sentences.every((s) => /[。！？]$/u.test(s)) ? '' : ' ';
 }
 
 function lastUserMessage(request: LlmRequest): string {

@@ -17,7 +17,8 @@ describe('chat analytics', () => {
     const bot = await create(server, '/api/bots', minimalBot('Analítica'));
     const other = await create(server, '/api/bots', minimalBot('Otro'));
     const conversation = (await visitor.post('/api/chat/start', { name: 'Ana', email: 'ana@example.com', botId: bot._id })).body;
-    for (const message of ['Hola', '¿Qué tal?', 'Adiós']) await visitor.post(`/api/chat/message/${conversation._id}`, { message });
+    // Questions, not greetings: greetings are answered by the chat itself, without the model's tokens.
+    for (const message of ['¿Hacéis envíos?', '¿Qué horario tenéis?', '¿Aceptáis PayPal?']) await visitor.post(`/api/chat/message/${conversation._id}`, { message });
     const last = (await visitor.get(`/api/chat/conversation/${conversation._id}`)).body.chats;
     await visitor.post(`/api/chat/reaction/${conversation._id}`, { chatId: last[1].id, reaction: 'Helpful' });
     await visitor.post(`/api/chat/reaction/${conversation._id}`, { chatId: last[3].id, reaction: 'Unclear' });

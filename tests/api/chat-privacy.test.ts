@@ -155,7 +155,8 @@ describe('a message and its trace are saved together', () => {
   it('a NUL character in the model\'s answer is dropped, so message and trace still save (PostgreSQL cannot store it)', async () => {
     const started = await visitor.post('/api/chat/start', { name: 'Nora', email: 'nora@example.com', botId });
     fake.handle((_req, res) => json(res, 200, completion('Hola\u0000 mundo')));
-    const answered = await visitor.post(`/api/chat/message/${started.body._id}`, { message: 'Hola' });
+    // A question, not a greeting: greetings get the chat's own reply without asking the model.
+    const answered = await visitor.post(`/api/chat/message/${started.body._id}`, { message: '¿Qué horario tenéis?' });
     expect(answered.status, answered.text).toBe(200);
     expect(answered.body.chats[1].message).toBe('Hola mundo');
     const traces = await server.get(`/api/bot-traces/find${qs({ filters: `conversation;eq;${started.body._id}` })}`);

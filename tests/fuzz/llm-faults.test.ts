@@ -79,7 +79,7 @@ describe('LLM provider faults', () => {
   it('streaming: a provider that times out ends the stream with an error event and a consistent conversation', async () => {
     fake.handle(() => {});
     const id = (await visitor.post('/api/chat/start', { name: 'Eva', email: 'eva@example.com', botId })).body._id;
-    const res = await fetch(`${server.baseUrl}/api/chat/message/${id}/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: 'Hola' }) });
+    const res = await fetch(`${server.baseUrl}/api/chat/message/${id}/stream`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ message: '¿Hacéis envíos?' }) });
     const events = parseSse(await res.text());
     expect(events.at(-1)!.event).toBe('error');
     expect(events.at(-1)!.data.conversation.chats.map((c: any) => c.role)).toEqual(['user', 'assistant']);

@@ -1,4 +1,4 @@
-import { analyzerOf, isLanguage, type Language } from '../../language/language-analyzers.ts';
+import { analyzerOf, isLanguage, isUnspacedTerm, type Language } from '../../language/language-analyzers.ts';
 import { detectLanguage, detectLanguageOrNull } from '../../language/detect-language.ts';
 import { MAX_QUERY_TERMS } from './index-input.ts';
 
@@ -38,18 +38,25 @@ export function queryTerms(query: string, baseLanguages: readonly Language[]): Q
   const terms = new Set<string>();
   const functionTerms = new Set<string>();
   const contentTerms = new Set<string>();
+  const contentGroups: string[][] = [];
+  const bigramTerms = new Set<string>();
   for (const language of languages) {
     const analyzer = analyzerOf(language);
+    const group = new Set<string>();
     for (const term of analyzer.terms(query)) {
       const stored = encodeTerm(term);
       if (terms.size >= MAX_QUERY_TERMS && !terms.has(stored)) break;
       terms.add(stored);
-      (analyzer.isFunctionTerm(term) ? functionTerms : contentTerms).add(stored);
+      const isFunction = analyzer.isFunctionTerm(term);
+      (isFunction ? functionTerms : contentTerms).add(stored);
+      if (!isFunction) group.add(stored);
+      if (isUnspacedTerm(term)) bigramTerms.add(stored);
     }
+    if (group.size > 0) contentGroups.push([...group]);
   }
   // A word one language calls a function word and another does not counts as content.
   for (const term of contentTerms) functionTerms.delete(term);
-  return { terms: [...terms], functionTerms };
+  return { terms: [...terms], functionTerms, contentGroups, bigramTerms };
 }
 
 export interface QueryTerms {
@@ -57,6 +64,14 @@ export interface QueryTerms {
   terms: string[];
   /** Those that are function words: they rank, they never count as evidence (bm25-score.ts). */
   functionTerms: ReadonlySet<string>;
+  /**
+   * The content terms of each language the question was read in (one group when its language is
+   * known): the score is the coverage of the best reading, so a question analysed in three languages
+   * is not penalised for the two readings' terms no chunk can hold (bm25-score.ts).
+   */
+  contentGroups: readonly (readonly string[])[];
+  /** Terms that are character bigrams of an unspaced script (Chinese, Japanese, Korean, Thai). */
+  bigramTerms: ReadonlySet<string>;
 }
 
 /** Parses a stored language list ("en,es"), ignoring anything unknown; empty means "before languages". */

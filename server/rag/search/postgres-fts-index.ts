@@ -172,7 +172,7 @@ export class PostgresFtsIndex implements RetrievalIndex {
     const known = (await this.#pool.query('SELECT slot, generation, languages FROM rag_knowledge WHERE knowledge_id = $1', [knowledgeId])).rows[0];
     if (!known || Number(known.generation) === 0) return [];
     // The question's terms in every language of the base (index-terms.ts), as the chunks' were made.
-    const { terms: lexemes, functionTerms } = queryTerms(query, parseLanguages(known.languages));
+    const { terms: lexemes, functionTerms, contentGroups, bigramTerms } = queryTerms(query, parseLanguages(known.languages));
     if (lexemes.length === 0) return [];
     // Document frequencies among live chunks (GIN index per lexeme) and the live chunk count.
     const stats = (
@@ -188,7 +188,7 @@ export class PostgresFtsIndex implements RetrievalIndex {
     const documentFrequency = new Map<string, number>();
     for (const { lexeme, n } of stats) if (Number(n) > 0) documentFrequency.set(lexeme, Number(n));
     if (documentFrequency.size === 0) return [];
-    const bm25: Bm25Stats = { chunks: chunkCount, averageLength: await this.#averageLength(known.slot, Number(known.generation)), documentFrequency, functionTerms };
+    const bm25: Bm25Stats = { chunks: chunkCount, averageLength: await this.#averageLength(known.slot, Number(known.generation)), documentFrequency, functionTerms, contentGroups, bigramTerms };
     const fullMatch = fullMatchOf(bm25);
     // OR of the terms, quoted so operators typed by users are words, never tsquery syntax. The GIN
     // index picks candidates (ts_rank_cd order); bm25-score.ts ranks and scores them, as on SQLite.

@@ -189,7 +189,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
     const known = this.#getKnowledge.get(knowledgeId);
     if (!known || known.generation === 0) return [];
     if (known.analyzer === 0) return this.#searchLegacy(known, query, maxResults, scoreThreshold);
-    const { terms, functionTerms } = queryTerms(query, parseLanguages(known.languages));
+    const { terms, functionTerms, contentGroups, bigramTerms } = queryTerms(query, parseLanguages(known.languages));
     if (terms.length === 0) return [];
     const fts = ftsTable(known.slot);
     const docFrequency = this.#db.prepare(`SELECT doc FROM ${fts}_vocab WHERE term = ?`).pluck();
@@ -199,7 +199,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
       if (n > 0) documentFrequency.set(term, n);
     }
     if (documentFrequency.size === 0) return [];
-    const stats: Bm25Stats = { chunks: known.rows, averageLength: this.#averageLength(known), documentFrequency, functionTerms };
+    const stats: Bm25Stats = { chunks: known.rows, averageLength: this.#averageLength(known), documentFrequency, functionTerms, contentGroups, bigramTerms };
     const fullMatch = fullMatchOf(stats);
     // Each term is a quoted FTS5 string, so operators typed by users are searched as words, never
     // parsed. FTS5 picks the candidates (its own bm25 order, inside the virtual table, before any
