@@ -40,7 +40,8 @@ export function registerChatVisitorRoutes(app: FastifyInstance, deps: { store: C
 
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
-    if (url.startsWith('/api/chat/') && !url.startsWith('/api/chat/analytics') && !(url in BOT_OF_ROUTE)) {
+    // Analytics and the preview are the console's (signed in, permission checked), not a visitor's.
+    if (url.startsWith('/api/chat/') && !url.startsWith('/api/chat/analytics') && !url.startsWith('/api/chat/preview/') && !(url in BOT_OF_ROUTE)) {
       throw new Error(`Chat route ${url} has no entry in BOT_OF_ROUTE (server/chat/chat-visitor-routes.ts): say where its bot comes from so its allowed origins apply`);
     }
   });

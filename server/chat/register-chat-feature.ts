@@ -8,6 +8,8 @@ import { ChatStore } from './chat-store.ts';
 import { registerContactMergeRoute } from './contact-merge-routes.ts';
 import { chatRetrievalIndex } from './chat-retrieval-index.ts';
 import { registerChatVisitors } from './register-chat-visitors.ts';
+import { ChatPreview } from './chat-preview.ts';
+import { registerChatPreviewRoute } from './chat-preview-routes.ts';
 
 /** The public chat: /api/chat/* (see chat-routes.ts), the services behind it, and the console's bot analytics. */
 export const registerChatFeature: ServerFeature = async (app, deps: FeatureDependencies) => {
@@ -16,12 +18,15 @@ export const registerChatFeature: ServerFeature = async (app, deps: FeatureDepen
   const llm = new ChatLlm(deps.runtimeConfig);
   // Origins, frame policy, e-mail codes, resume tokens and /widget.js, before the routes they cover.
   const tokens = await registerChatVisitors(app, deps, store);
-  const service = new ChatService(store, llm, chatRetrievalIndex(deps.database, deps.runtimeConfig), tokens);
+  const index = chatRetrievalIndex(deps.database, deps.runtimeConfig);
+  const service = new ChatService(store, llm, index, tokens);
   // Several instances (PostgreSQL or Redis): one lock and one message budget per conversation across all of them.
   const coordination = createChatCoordination({ database: deps.database, redisUrl: deps.config.redisUrl, log: app.log });
   if (coordination) app.addHook('onClose', async () => coordination.close());
   registerChatRoutes(app, service, limits, coordination);
   registerAnalyticsRoutes(app, deps.database, deps.service);
+  // The bot form's preview: the same pipeline over an in-memory conversation (issue 28 item 4).
+  registerChatPreviewRoute(app, new ChatPreview({ database: deps.database, service: deps.service, store, llm, index, tokens }), limits);
   // Unverified contacts made by visitors who gave a known e-mail without proof (issue 20) are merged here.
   registerContactMergeRoute(app, deps.service, deps.entities, deps.enforce);
 };

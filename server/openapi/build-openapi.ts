@@ -3,6 +3,7 @@ import type { EntitySchemas, JsonSchema } from '../generated/schemas.ts';
 import { EXPORT_LOCALES } from '../entities/csv-localization.ts';
 import { defaultExportFormat } from '../entities/entity-exporter.ts';
 import { ENTITY_ENDPOINTS, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
+import { PREVIEW_ANSWER_SCHEMA } from '../../contract/chat/preview-answer.ts';
 
 /** One registered route and how it is protected (collected by the server as routes are added). */
 export interface DocumentedRoute {
@@ -95,6 +96,7 @@ const ROUTE_SUCCESS: Record<string, Record<string, unknown>> = {
   'POST /api/chat/start': { 201: { description: 'Conversation started' } },
   'GET /files/*': { 200: { description: 'The file' }, 206: { description: 'Part of the file (Range)' }, 304: { description: 'Not modified' } },
   'GET /api/docs/static/*': { 200: { description: 'Asset' }, 304: { description: 'Not modified' } },
+  'POST /api/chat/preview/:botId': { 200: { description: "The answer a visitor would get, and how it was made", content: { 'application/json': { schema: PREVIEW_ANSWER_SCHEMA } } } },
 };
 
 /** Request bodies of the routes that are not generic entities and declare no schema: the uploads. */
