@@ -1,9 +1,12 @@
 import { useState } from 'react';
-import { Anchor, Box, Button, Code, CopyButton, Divider, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Box, Button, Code, CopyButton, Divider, Grid, Group, Stack, Text, Title } from '@mantine/core';
 import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
 import { EntityForm, type EntityFormProps } from '../../../runtime/form/entity-form.tsx';
 import { chatUrl } from '../../chat/chat-qr-page.tsx';
+import { mayDo } from '../../../contract/permissions/entity-access.ts';
+import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
+import { BotPreviewPanel, previewDraft } from '../../chat/preview/bot-preview-panel.tsx';
 
 /** The one line a site adds to show the chat widget (server/chat/widget/widget-script.ts). */
 export function widgetSnippet(botId: string, origin: string = window.location.origin): string {
@@ -12,15 +15,36 @@ export function widgetSnippet(botId: string, origin: string = window.location.or
 
 /**
  * The generic bot form, and under it, once the bot exists, how to reach its chat: the link, the QR
- * code and the widget snippet to copy.
+ * code and the widget snippet to copy. Beside it, for those who may edit the bot, the preview chat
+ * (issue 28 item 4), which tries the form's current (unsaved) prompts.
  */
 export function BotForm(props: EntityFormProps) {
   const id = typeof props.initialData._id === 'string' ? props.initialData._id : null;
-  return (
+  const can = useCan();
+  const [data, setData] = useState(props.initialData);
+  const onChange = props.onChange;
+  const form = (
     <Stack gap="md">
-      <EntityForm {...props} />
+      <EntityForm
+        {...props}
+        onChange={(next) => {
+          setData(next);
+          onChange?.(next);
+        }}
+      />
       <EmbedPanel botId={id} />
     </Stack>
+  );
+  // The server requires bot:update (or :manage) for the preview: others see the form alone.
+  if (!id || !mayDo(can, props.model.permissions, 'update')) return form;
+  return (
+    // Container breakpoints: the dialog's width decides, not the screen's (side by side from 850 px).
+    <Grid gap="md" type="container" breakpoints={{ xs: '500px', sm: '700px', md: '850px', lg: '1000px', xl: '1200px' }}>
+      <Grid.Col span={{ base: 12, md: 7 }}>{form}</Grid.Col>
+      <Grid.Col span={{ base: 12, md: 5 }}>
+        <BotPreviewPanel botId={id} draft={previewDraft(data)} />
+      </Grid.Col>
+    </Grid>
   );
 }
 
