@@ -103,7 +103,7 @@ describe('bot preview panel', () => {
     const user = userEvent.setup();
     mocks.call.mockResolvedValueOnce({ ...answered, status: 'no_answer', answer: 'Escríbenos.', fragments: [], prompt: null, tokens: 0, inputTokens: 0, outputTokens: 0 });
     mocks.call.mockResolvedValueOnce({ ...answered, status: 'error', answer: 'Lo siento.', error: { code: 'auth', message: 'Incorrect API key' } });
-    mocks.call.mockRejectedValueOnce(new ApiError('error.forbidden', 'forbidden', 403, {}, { i18nMessage: 'chat.error.unexpected' }));
+    mocks.call.mockRejectedValueOnce(new ApiError('error.forbidden', 'client', 403, {}, { i18nMessage: 'chat.error.unexpected' }));
     renderPanel();
     await ask(user, 'Marte');
     const first = await screen.findByTestId('bot-preview-exchange');
@@ -135,7 +135,7 @@ describe('bot form', () => {
     render(
       <MemoryRouter>
         <RuntimeHarness services={{ entities, providers: { knowledge: knowledgeProvider } }} can={can}>
-          <BotForm model={entities.bot} schemas={schemas} operation="update" initialData={initialData} />
+          <BotForm model={entities.bot} schemas={schemas} operation="edit" initialData={initialData} />
         </RuntimeHarness>
       </MemoryRouter>,
     );
