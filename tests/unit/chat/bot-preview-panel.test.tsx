@@ -49,11 +49,13 @@ function renderPanel(draft = { systemPrompt: 'Borrador', knowledge: 'k1' }) {
 }
 
 async function ask(user: ReturnType<typeof userEvent.setup>, question: string) {
-  await user.type(screen.getByTestId('bot-preview-input'), question);
+  await user.click(screen.getByTestId('bot-preview-input'));
+  await user.paste(question);
   await user.click(screen.getByTestId('bot-preview-send'));
 }
 
-describe('bot preview panel', () => {
+// Typing through user-event on a loaded machine: more than the default 5 s.
+describe('bot preview panel', { timeout: 30_000 }, () => {
   it('asks with the draft and shows the answer, status, latency, tokens, fragments with scores and the prompt', async () => {
     const user = userEvent.setup();
     mocks.call.mockResolvedValue(answered);
@@ -128,7 +130,7 @@ describe('bot preview panel', () => {
   });
 });
 
-describe('bot form', () => {
+describe('bot form', { timeout: 30_000 }, () => {
   const knowledgeProvider = { search: vi.fn(async () => []), findByIds: vi.fn(async () => []) } as never;
   async function renderForm(can: (permission: string | null | undefined) => boolean, initialData: Record<string, unknown>) {
     const schemas = await formLoaders.bot();
@@ -148,7 +150,8 @@ describe('bot form', () => {
     expect(await screen.findByTestId('bot-preview')).toBeInTheDocument();
     const prompt = document.getElementById('root_systemPrompt') as HTMLTextAreaElement;
     await user.clear(prompt);
-    await user.type(prompt, 'Sin guardar');
+    await user.click(prompt);
+    await user.paste('Sin guardar');
     await ask(user, 'Hola');
     await screen.findByTestId('bot-preview-exchange');
     expect(mocks.call.mock.calls[0][0].json.draft).toMatchObject({ systemPrompt: 'Sin guardar', systemPromptWithKnowledge: 'G {{documents}}', knowledge: null });
