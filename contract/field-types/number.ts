@@ -1,11 +1,19 @@
 import type { FieldTypeDefinition } from './field-type-definition.ts';
 import { toNumber } from './convert-value.ts';
+import { numberSchema, plainRecord } from './json-schema-fragments.ts';
+import { numberCodec } from './csv-codecs.ts';
 
 export const numberType: FieldTypeDefinition = {
   name: 'number',
   column: 'real',
+  list: false,
   typescript: { record: () => 'number', input: () => 'number' },
   graphql: { output: (f) => (f.validation.integer ? 'Int' : 'Float'), input: (f) => (f.validation.integer ? 'Int' : 'Float') },
+  jsonSchema: { input: (f) => numberSchema(f), record: plainRecord },
+  csv: numberCodec,
+  cell: 'text',
+  form: { widget: null, field: null },
+  prepare: null,
   filter: { scalar: 'number', textual: false, enumValues: false },
   convertsFrom: { number: toNumber, string: toNumber, longString: toNumber, enum: toNumber, boolean: toNumber },
 };

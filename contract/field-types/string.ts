@@ -1,11 +1,19 @@
 import type { FieldTypeDefinition } from './field-type-definition.ts';
 import { toText } from './convert-value.ts';
+import { stringSchema, plainRecord } from './json-schema-fragments.ts';
+import { textCodec } from './csv-codecs.ts';
 
 export const stringType: FieldTypeDefinition = {
   name: 'string',
   column: 'text',
+  list: false,
   typescript: { record: () => 'string', input: () => 'string' },
   graphql: { output: () => 'String', input: () => 'String' },
+  jsonSchema: { input: (f) => stringSchema(f), record: plainRecord },
+  csv: textCodec,
+  cell: 'text',
+  form: { widget: null, field: null },
+  prepare: null,
   filter: { scalar: 'string', textual: true, enumValues: false },
   convertsFrom: { longString: toText, enum: toText, number: toText, boolean: toText, date: toText, file: toText, ref: toText },
 };

@@ -1,24 +1,13 @@
 import type { EntityModel, FieldModel, RuleName } from '../../contract/model/entity-model.ts';
+import { fieldType } from '../../contract/field-types/field-types.ts';
+import type { InputSchemaWriter, JsonSchema, RecordSchemaWriter } from '../../contract/field-types/json-schema-fragments.ts';
 
 // JSON Schema (draft-07, the dialect both ajv's default and RJSF speak) built from the model.
 // One builder serves the server's request validation and the client's form, so the two cannot drift.
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 
 export type InputMode = 'create' | 'update' | 'form';
-
-const UPLOADED_FILE: JsonSchema = {
-  type: 'object',
-  properties: {
-    filename: { type: 'string', maxLength: 1024 },
-    filepath: { type: 'string', maxLength: 2048 },
-    size: { type: 'integer', minimum: 0 },
-    mimetype: { type: 'string', maxLength: 255 },
-    url: { type: 'string', maxLength: 2048 },
-  },
-  required: ['filepath'],
-  additionalProperties: false,
-};
 
 /** Message keys of the rules a field actually has, for mapping validator errors to keys. */
 function messagesOf(field: FieldModel): Record<string, string> {
@@ -42,65 +31,24 @@ function messagesOf(field: FieldModel): Record<string, string> {
   return out;
 }
 
-function stringRules(field: FieldModel): JsonSchema {
-  const v = field.validation;
-  const out: JsonSchema = { type: 'string' };
-  if (v.minLength !== null) out.minLength = v.minLength;
-  if (v.maxLength !== null) out.maxLength = v.maxLength;
-  if (v.pattern !== null) out.pattern = v.pattern;
-  if (v.format !== null) out.format = v.format;
-  return out;
-}
-
+/** The input schema of a value: its type's fragment (contract/field-types), any JSON for a json field. */
 function valueSchema(field: FieldModel, mode: InputMode): JsonSchema {
   if (field.json) return {};
-  const v = field.validation;
-  switch (field.type) {
-    case 'string': case 'longString': case 'password':
-      return stringRules(field);
-    case 'file':
-      return { type: 'string', maxLength: 2048 };
-    case 'date':
-      return { type: 'string', format: 'date-time' };
-    case 'enum':
-      return { type: 'string', enum: field.values ?? [] };
-    case 'number': {
-      const out: JsonSchema = { type: v.integer ? 'integer' : 'number' };
-      if (v.min !== null) out.minimum = v.min;
-      if (v.max !== null) out.maximum = v.max;
-      return out;
-    }
-    case 'boolean':
-      return { type: 'boolean' };
-    case 'ref':
-      return { type: 'string', minLength: 1, maxLength: 64 };
-    case 'fullFile':
-      return structuredClone(UPLOADED_FILE);
-    case 'object':
-      return objectSchema(field.objectFields ?? [], mode);
-    case 'array.string':
-    case 'array.enum':
-    case 'array.number':
-    case 'array.ref':
-    case 'array.object': {
-      const item: FieldModel = { ...field, type: itemType(field.type) };
-      const items = field.type === 'array.object' ? objectSchema(field.objectFields ?? [], mode) : valueSchema(item, mode);
-      if (field.type === 'array.number') {
-        if (v.min !== null) items.minimum = v.min;
-        if (v.max !== null) items.maximum = v.max;
-      }
-      const out: JsonSchema = { type: 'array', items };
-      if (v.minItems !== null) out.minItems = v.minItems;
-      if (v.maxItems !== null) out.maxItems = v.maxItems;
-      return out;
-    }
-  }
+  return fieldType(field.type).jsonSchema.input(field, inputWriter(mode));
 }
 
-function itemType(type: FieldModel['type']): FieldModel['type'] {
-  return ({ 'array.string': 'string', 'array.enum': 'enum', 'array.number': 'number', 'array.ref': 'ref', 'array.object': 'object' } as const)[
-    type as 'array.string'
-  ] ?? type;
+const INPUT_WRITERS = new Map<InputMode, InputSchemaWriter>();
+
+function inputWriter(mode: InputMode): InputSchemaWriter {
+  let writer = INPUT_WRITERS.get(mode);
+  if (!writer) {
+    writer = {
+      object: (fields) => objectSchema(fields, mode),
+      item: (field, type) => valueSchema({ ...field, type }, mode),
+    };
+    INPUT_WRITERS.set(mode, writer);
+  }
+  return writer;
 }
 
 function isRequired(field: FieldModel, mode: InputMode): boolean {
@@ -110,7 +58,7 @@ function isRequired(field: FieldModel, mode: InputMode): boolean {
 
 function propertySchema(field: FieldModel, mode: InputMode): JsonSchema {
   const schema = valueSchema(field, mode);
-  if (!field.json && !isRequired(field, mode) && typeof schema.type === 'string' && !field.type.startsWith('array.')) {
+  if (!field.json && !isRequired(field, mode) && typeof schema.type === 'string' && !fieldType(field.type).list) {
     schema.type = [schema.type, 'null'];
     if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
   }
@@ -133,7 +81,7 @@ function conditionSchema(field: FieldModel): JsonSchema {
   };
 }
 
-function objectSchema(fields: FieldModel[], mode: InputMode): JsonSchema {
+function objectSchema(fields: readonly FieldModel[], mode: InputMode): JsonSchema {
   // Nested readonly fields (a chunk's hash) travel with their parent; only the UI keeps them read-only.
   const writable = fields;
   const properties: Record<string, JsonSchema> = {};
@@ -178,33 +126,34 @@ export function buildInputSchema(model: EntityModel, mode: InputMode): JsonSchem
 
 function recordValueSchema(field: FieldModel, models: Record<string, EntityModel>): JsonSchema {
   if (field.json) return {};
-  const refSchema = (): JsonSchema => {
-    const ref = field.ref!;
-    const target = models[ref.entity];
-    const properties: Record<string, JsonSchema> = { _id: { type: 'string' } };
-    for (const name of [ref.display, ...ref.populate]) {
-      const targetField = target?.fields.find((f) => f.name === name);
-      properties[name] = targetField ? recordValueSchema(targetField, models) : { type: 'string' };
-    }
-    return { type: 'object', properties, required: ['_id'] };
-  };
-  switch (field.type) {
-    case 'ref': return { anyOf: [refSchema(), { type: 'null' }] };
-    case 'array.ref': return { type: 'array', items: refSchema() };
-    case 'object': return recordObjectSchema(field.objectFields ?? [], models);
-    case 'array.object': return { type: 'array', items: recordObjectSchema(field.objectFields ?? [], models) };
-    default: {
+  return fieldType(field.type).jsonSchema.record(field, recordWriter(models));
+}
+
+function recordWriter(models: Record<string, EntityModel>): RecordSchemaWriter {
+  return {
+    populatedRef(field) {
+      const ref = field.ref!;
+      const target = models[ref.entity];
+      const properties: Record<string, JsonSchema> = { _id: { type: 'string' } };
+      for (const name of [ref.display, ...ref.populate]) {
+        const targetField = target?.fields.find((f) => f.name === name);
+        properties[name] = targetField ? recordValueSchema(targetField, models) : { type: 'string' };
+      }
+      return { type: 'object', properties, required: ['_id'] };
+    },
+    object: (fields) => recordObjectSchema(fields, models),
+    plain(field) {
       const schema = valueSchema(field, 'form');
       delete schema.minLength; delete schema.maxLength; delete schema.pattern; delete schema.format;
       delete schema.minItems; delete schema.maxItems; delete schema.minimum; delete schema.maximum;
-      if (typeof schema.type === 'string' && !field.type.startsWith('array.')) schema.type = [schema.type, 'null'];
+      if (typeof schema.type === 'string' && !fieldType(field.type).list) schema.type = [schema.type, 'null'];
       if (Array.isArray(schema.enum)) schema.enum = [...(schema.enum as unknown[]), null];
       return schema;
-    }
-  }
+    },
+  };
 }
 
-function recordObjectSchema(fields: FieldModel[], models: Record<string, EntityModel>): JsonSchema {
+function recordObjectSchema(fields: readonly FieldModel[], models: Record<string, EntityModel>): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const field of fields.filter((f) => !f.secret)) properties[field.name] = recordValueSchema(field, models);
   return { type: 'object', properties };

@@ -245,7 +245,7 @@ export function valueLabelsOf(
 
 /** Lists start empty rather than null so forms and clients never special-case absence. */
 function defaultFor(f: ManifestField): unknown {
-  return f.type.startsWith('array.') ? [] : null;
+  return fieldType(f.type).list ? [] : null;
 }
 
 function buildStorage(m: Manifest, fields: FieldModel[], scope: EntityModel['scope']): StorageModel {

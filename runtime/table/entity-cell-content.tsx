@@ -4,7 +4,8 @@ import type { TableColumnSpec } from './table-columns.ts';
 import { formatDate, formatMsToSeconds, refLabel, scalarText, truncate } from './format-cell.ts';
 
 /**
- * The content of one table cell by field type and column formatter (spec §2 Table). A function of
+ * The content of one table cell by its cell kind (each field type names one, contract/field-types)
+ * and column formatter (spec §2 Table). A function of
  * the table's `t`, not a component with hooks of its own: a page holds hundreds of cells, and a
  * useTranslation per cell cost more than the rest of the row.
  */
@@ -25,34 +26,32 @@ export function entityCellContent(column: TableColumnSpec, value: unknown, t: (k
       );
     case 'ref':
       return refLabel(value, field?.ref?.display ?? 'name');
-    case 'array.ref':
-    case 'array.string':
-    case 'array.number':
-    case 'array.enum': {
+    case 'refList':
+    case 'chips': {
       if (!Array.isArray(value) || value.length === 0) return null;
       return (
         <Group gap={4}>
           {value.map((item, index) => (
             <Badge key={index} color="blue" variant="light" tt="none">
-              {column.kind === 'array.ref' ? refLabel(item, field?.ref?.display ?? 'name') : scalarText(field, item, t)}
+              {column.kind === 'refList' ? refLabel(item, field?.ref?.display ?? 'name') : scalarText(field, item, t)}
             </Badge>
           ))}
         </Group>
       );
     }
-    case 'array.object':
-    case 'object':
+    case 'count':
       return Array.isArray(value) ? String(value.length) : '';
-    case 'file':
+    case 'fileName':
       return typeof value === 'string' ? truncate(value.split('/').pop() ?? value, 40) : '';
-    case 'fullFile':
+    case 'uploadedFile':
       return refLabel(value, 'filename');
-    case 'password':
+    case 'secret':
       return null;
-    default: {
+    case 'text':
+    case 'longText': {
       if (field?.column.formatter === 'msToSeconds') return formatMsToSeconds(value, field.column.decimals);
       const text = scalarText(field, value, t);
-      if (field?.column.formatter === 'truncate' || field?.type === 'longString') return <span title={text}>{truncate(text)}</span>;
+      if (field?.column.formatter === 'truncate' || column.kind === 'longText') return <span title={text}>{truncate(text)}</span>;
       return text;
     }
   }

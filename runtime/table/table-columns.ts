@@ -1,4 +1,6 @@
 import type { ClientEntityModel, FieldModel } from '../model/client-entity-model.ts';
+import { fieldType } from '../../contract/field-types/field-types.ts';
+import type { CellKind } from '../../contract/field-types/field-type-definition.ts';
 import type { Can } from '../permissions/permissions-context.tsx';
 
 /** A list column: a declared field, or a system field every record carries. */
@@ -6,7 +8,8 @@ export interface TableColumnSpec {
   name: string;
   label: string;
   field: FieldModel | null;
-  kind: FieldModel['type'] | 'systemDate' | 'systemId';
+  /** How the cell draws the value: the field type's cell kind (contract/field-types), or a system column's. */
+  kind: CellKind | 'systemDate' | 'systemId';
   sortable: boolean;
 }
 
@@ -28,7 +31,7 @@ export function visibleColumns(model: ClientEntityModel, can: Can): TableColumnS
     const sortable = model.sortFields.includes(name);
     if (field) {
       if (field.column.hidden || (field.permission && !can(field.permission))) continue;
-      columns.push({ name, label: field.label, field, kind: field.type, sortable });
+      columns.push({ name, label: field.label, field, kind: fieldType(field.type).cell, sortable });
       continue;
     }
     const system = SYSTEM_COLUMNS[name];

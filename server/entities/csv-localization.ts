@@ -1,6 +1,7 @@
 import es from '../../locales/es.json' with { type: 'json' };
 import en from '../../locales/en.json' with { type: 'json' };
 import type { ColumnModel, FieldModel } from '../../contract/model/entity-model.ts';
+import { fieldType } from '../../contract/field-types/field-types.ts';
 import type { SqlDialect } from '../db/sql-dialect.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
@@ -52,20 +53,11 @@ export function csvLocalization(runtime: EntityRuntime, locale: ExportLocale): C
       if (!field) return null;
       const decode = (value: unknown) => (column ? dialect.decode(column.type, value) : value);
       const labels = field.valueLabels;
-      if (labels && (field.type === 'enum' || field.type === 'boolean')) {
-        return (value) => {
-          const decoded = decode(value);
-          if (decoded === null || decoded === undefined || decoded === '') return '';
-          const key = labels[String(decoded)];
-          return key ? t(key) : String(decoded);
-        };
-      }
-      if (labels && field.type === 'array.enum') {
-        return (value) => {
-          const decoded = decode(value);
-          const list = Array.isArray(decoded) ? decoded : [];
-          return list.map((item) => (labels[String(item)] ? t(labels[String(item)]) : String(item))).join(', ');
-        };
+      // Only fields with allowed values (enum, array.enum, boolean) have labels; their codec places the words.
+      if (labels) {
+        const encode = fieldType(field.type).csv.encode;
+        const words = (value: string) => (labels[value] ? t(labels[value]) : value);
+        return (value) => encode(decode(value), words);
       }
       if (field.column.formatter === 'msToSeconds') {
         const decimals = field.column.decimals ?? 2;

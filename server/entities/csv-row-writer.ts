@@ -1,4 +1,6 @@
 import type { ColumnModel, FieldModel } from '../../contract/model/entity-model.ts';
+import { fieldType } from '../../contract/field-types/field-types.ts';
+import { jsonCodec, textCodec as plainCodec } from '../../contract/field-types/csv-codecs.ts';
 import type { RowBatch } from '../db/database.ts';
 import type { SqlDialect } from '../db/sql-dialect.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
@@ -65,7 +67,7 @@ export function csvRowWriter(
         const ids = new Set<string>();
         for (const row of batch.rows) {
           const value = row[at[index]];
-          if (field.type !== 'array.ref') {
+          if (!fieldType(field.type).list) {
             if (value !== null && value !== undefined) ids.add(String(value));
           } else {
             for (const id of idsOf(dialect, column, value)) ids.add(id);
@@ -90,38 +92,38 @@ export function csvRowWriter(
   };
 }
 
+/**
+ * The cell text of one column: refs replaced by their display values here (the registry's codec
+ * cannot query), then the field type's CSV codec (contract/field-types/csv-codecs.ts) writes it.
+ */
 function cellText(field: FieldModel | undefined, column: ColumnModel | undefined, dialect: SqlDialect, refs: RefDisplayCache): CellText {
-  const decode = (value: unknown) => (column ? dialect.decode(column.type, value) : value);
-  if (field?.ref && field.type === 'array.ref') {
+  // Decoding only changes json and boolean columns (dialect.decode is the identity otherwise): skipped per cell for the rest.
+  const decodes = column?.type === 'json' || column?.type === 'boolean';
+  const decode = (value: unknown) => (decodes ? dialect.decode(column!.type, value) : value);
+  if (!field) return (value) => plainCodec.encode(decode(value), null);
+  const codec = field.json && !field.ref ? jsonCodec : fieldType(field.type).csv;
+  if (field.ref && fieldType(field.type).list) {
     const lookup = refs.lookup(field);
     return (value) => {
-      // A list that was never set reads as an empty list, as in the JSON export and the API.
-      if (value === null || value === undefined) return '[]';
+      if (value === null || value === undefined) return codec.encode(value, null);
       const shown: unknown[] = [];
       for (const id of idsOf(dialect, column, value)) {
         const display = lookup(id);
         if (display !== MISSING) shown.push(display ?? id);
       }
-      return JSON.stringify(shown);
+      return codec.encode(shown, null);
     };
   }
-  if (field?.ref) {
+  if (field.ref) {
     const lookup = refs.lookup(field);
     return (value) => {
-      if (value === null || value === undefined) return '';
+      if (value === null || value === undefined) return codec.encode(null, null);
       const id = String(value);
       const display = lookup(id);
-      return display === MISSING ? '' : String(display ?? id);
+      return codec.encode(display === MISSING ? null : String(display ?? id), null);
     };
   }
-  if (column?.type === 'json' || column?.type === 'boolean') {
-    return (value) => {
-      const decoded = decode(value);
-      if (decoded === null || decoded === undefined) return '';
-      return typeof decoded === 'object' ? JSON.stringify(decoded) : String(decoded);
-    };
-  }
-  return (value) => (value === null || value === undefined ? '' : String(value));
+  return (value) => codec.encode(decode(value), null);
 }
 
 /** The ids of an array.ref cell (stored as a JSON list). */

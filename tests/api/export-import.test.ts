@@ -189,7 +189,7 @@ describe('import', () => {
     });
     expect(cells.status).toBe(200);
     expect(cells.body.errors).toEqual([
-      { row: 1, field: 'tokens', reason: 'validation.invalidValue' },
+      { row: 1, field: 'tokens', reason: 'validation.csv.number' },
       { row: 1, field: 'knowledgeBase', reason: 'validation.invalidJson' },
     ]);
     const unknownColumn = await server.upload('/api/bot-traces/import?format=CSV&dryRun=true', {

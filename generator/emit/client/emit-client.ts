@@ -1,4 +1,5 @@
 import type { EntityModel, EntityModelMap, FieldModel } from '../../../contract/model/entity-model.ts';
+import { fieldType } from '../../../contract/field-types/field-types.ts';
 import { buildInputSchema, type JsonSchema } from '../json-schema.ts';
 import { constModule, GENERATED_HEADER, json, type EmittedFiles } from '../emitted-files.ts';
 import { emitTypes } from './emit-types.ts';
@@ -107,7 +108,8 @@ export type Permission = (typeof permissions)[number];
 
 function uiOptions(field: FieldModel): Record<string, unknown> {
   const options: Record<string, unknown> = { fieldType: field.type };
-  if (field.type === 'longString') options.rows = field.form.rows;
+  // The textarea's height; other widgets have no rows.
+  if (fieldType(field.type).form.widget === 'textarea') options.rows = field.form.rows;
   if (field.ref) options.ref = field.ref;
   if (field.form.accept) options.accept = field.form.accept;
   if (field.form.placeholder) options.placeholder = field.form.placeholder;
@@ -120,34 +122,23 @@ function uiOptions(field: FieldModel): Record<string, unknown> {
   if (field.persistentHint) options.persistentHint = true;
   if (field.column.formatter) options.formatter = field.column.formatter;
   if (field.valueLabels) options.valueLabels = field.valueLabels;
-  if (field.type === 'array.object' || field.type.startsWith('array.')) options.orderable = false;
+  if (fieldType(field.type).list) options.orderable = false;
   return options;
 }
 
-const WIDGETS: Partial<Record<FieldModel['type'], string>> = {
-  longString: 'textarea',
-  password: 'password',
-  enum: 'select',
-  boolean: 'checkbox',
-  date: 'date',
-  ref: 'ref',
-  'array.ref': 'refMulti',
-  'array.enum': 'multiSelect',
-  file: 'file',
-};
-
 function uiField(field: FieldModel): JsonSchema {
   const ui: JsonSchema = {};
+  const form = fieldType(field.type).form;
   if (field.form.hidden) ui['ui:widget'] = 'hidden';
-  else if (WIDGETS[field.type]) ui['ui:widget'] = WIDGETS[field.type];
+  else if (form.widget) ui['ui:widget'] = form.widget;
   if (field.readonly) ui['ui:readonly'] = true;
-  // A fullFile value is an object: RJSF renders objects with fields, not widgets.
-  if (field.type === 'fullFile') ui['ui:field'] = 'fullFile';
+  // An object value (an uploaded file) is drawn by a field, not a widget: RJSF renders objects with fields.
+  if (form.field) ui['ui:field'] = form.field;
   ui['ui:options'] = uiOptions(field);
   if (field.objectFields) {
     const nested: JsonSchema = { 'ui:order': [...field.objectFields.map((f) => f.name), '*'] };
     for (const sub of field.objectFields) nested[sub.name] = uiField(sub);
-    if (field.type === 'array.object') ui.items = nested;
+    if (fieldType(field.type).list) ui.items = nested;
     else Object.assign(ui, nested);
   }
   return ui;

@@ -52,7 +52,7 @@ function recordInterface(model: EntityModel, models: EntityModelMap): string {
   for (const field of model.fields.filter((f) => !f.secret)) {
     const required = field.validation.required && !field.visibleWhen;
     const type = recordType(field, models, 1);
-    lines.push(`  ${field.name}${required ? '' : '?'}: ${type}${required || field.type.startsWith('array.') ? '' : ' | null'};`);
+    lines.push(`  ${field.name}${required ? '' : '?'}: ${type}${required || fieldType(field.type).list ? '' : ' | null'};`);
   }
   if (model.storage.tenantColumn && !model.fields.some((f) => f.name === 'tenant')) lines.push('  tenant?: string | null;');
   lines.push('  createdAt: string;', '  updatedAt: string;');
@@ -63,7 +63,7 @@ function inputInterface(model: EntityModel): string {
   const lines: string[] = [];
   for (const field of model.fields.filter((f) => !f.readonly)) {
     const required = (field.validation.required || field.validation.requiredOnCreate) && !field.visibleWhen;
-    lines.push(`  ${field.name}${required ? '' : '?'}: ${inputType(field, 1)}${required || field.type.startsWith('array.') ? '' : ' | null'};`);
+    lines.push(`  ${field.name}${required ? '' : '?'}: ${inputType(field, 1)}${required || fieldType(field.type).list ? '' : ' | null'};`);
   }
   return `/** What a client sends to create or update ${model.typeName} records. */\nexport interface ${model.inputTypeName} {\n${lines.join('\n')}\n}\n`;
 }

@@ -121,7 +121,7 @@ function entitySdl(model: EntityModel, models: EntityModelMap, out: Emitted): { 
   const record = ['  _id: ID!'];
   for (const field of model.fields.filter((f) => !f.secret)) {
     const type = outputType(field, t, models, out);
-    record.push(`  ${field.name}: ${type}${field.type.startsWith('array.') ? '!' : ''}`);
+    record.push(`  ${field.name}: ${type}${fieldType(field.type).list ? '!' : ''}`);
   }
   if (model.storage.tenantColumn && !model.fields.some((f) => f.name === 'tenant')) record.push('  tenant: String');
   record.push('  createdAt: String!', '  updatedAt: String!');
