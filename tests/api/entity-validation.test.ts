@@ -44,7 +44,7 @@ describe('create validation', () => {
       { field: 'status', reason: 'validation.required' },
       { field: 'bot', reason: 'validation.required' },
       { field: 'reaction', reason: 'validation.invalidValue' },
-      { field: 'inputTokens', reason: 'validation.invalidValue' },
+      { field: 'inputTokens', reason: 'validation.integer' },
       { field: 'tokens', reason: 'validation.integer' },
       { field: 'latency', reason: 'validation.min' },
     ]);
