@@ -11,7 +11,7 @@
  *
  * The per-IP counters live in @fastify/rate-limit's store (server/http/create-server.ts): Redis
  * with REDIS_URL, else PostgreSQL when that is the database, so several instances count one
- * budget; process memory on SQLite (one process). The per-conversation counter: chat-coordination.ts.
+ * budget; process memory on SQLite (one process). The per-conversation counter: server/db/coordination.
  */
 export interface ChatLimits {
   maxMessageChars: number;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/http-error.ts';
-import type { ChatCoordination } from './chat-coordination.ts';
+import type { SharedLocksAndCounters } from '../db/coordination/coordination.ts';
 import type { ChatLimits } from './chat-limits.ts';
 import { KeyedLocks } from './conversation-locks.ts';
 import { conversationRateLimit } from './conversation-rate-limit.ts';
@@ -18,11 +18,11 @@ const MINUTE = 60_000;
  * The public chat endpoints (product spec §7 Chat). None declares config.permission: visitors have
  * no account. Each is rate limited per IP; messages also per conversation, so one visitor cannot
  * burn the model budget through many IPs on one conversation nor one IP through many conversations.
- * With `coordination` (several instances on PostgreSQL or Redis, chat-coordination.ts) the
+ * With `coordination` (several instances on PostgreSQL or Redis, server/db/coordination) the
  * conversation's lock and message budget hold across instances; the service's own lock then only
  * orders this instance's share.
  */
-export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limits: ChatLimits, coordination: ChatCoordination | null = null): void {
+export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limits: ChatLimits, coordination: SharedLocksAndCounters | null = null): void {
   const perIp = (max: number) => ({ rateLimit: { max, timeWindow: MINUTE } });
   // Shared by the plain and the streaming message routes: one budget per conversation.
   const perConversation = conversationRateLimit(limits.conversationPerMinute, MINUTE, Date.now, coordination);

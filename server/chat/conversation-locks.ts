@@ -1,5 +1,5 @@
 import { HttpError } from '../http/http-error.ts';
-import type { ChatCoordination } from './chat-coordination.ts';
+import type { SharedLocksAndCounters } from '../db/coordination/coordination.ts';
 
 /** Longest a message waits for another instance to finish answering the same conversation. */
 export const SHARED_LOCK_WAIT_MS = 120_000;
@@ -9,7 +9,7 @@ const POLL_MAX_MS = 250;
 /**
  * Serialises work per key: two messages to one conversation must not both read the chats, append,
  * and write (the second write would drop the first exchange). Within this process they queue in
- * memory; with `coordination` (PostgreSQL or Redis, chat-coordination.ts) the head of the queue
+ * memory; with `coordination` (PostgreSQL or Redis, server/db/coordination) the head of the queue
  * also takes a lock every instance respects, waiting (polling) while another instance holds it, so
  * two instances behind a balancer answer one conversation one message at a time as one instance
  * does. A message that waits longer than SHARED_LOCK_WAIT_MS is a 409.
@@ -18,7 +18,7 @@ export class KeyedLocks {
   readonly #tails = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly coordination: Pick<ChatCoordination, 'tryLock'> | null = null,
+    private readonly coordination: Pick<SharedLocksAndCounters, 'tryLock'> | null = null,
     private readonly waitMs = SHARED_LOCK_WAIT_MS,
   ) {}
 

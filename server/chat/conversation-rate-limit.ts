@@ -1,19 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/http-error.ts';
-import type { ChatCoordination, WindowCount } from './chat-coordination.ts';
+import type { SharedLocksAndCounters } from '../db/coordination/coordination.ts';
+import { memoryWindows } from '../db/coordination/memory-windows.ts';
 
 /**
  * A fixed-window counter per conversation, as a preHandler. Hand-written because
  * @fastify/rate-limit runs one limit per request (its first hook marks the request as done, so a
  * second limit on the same route never counts) and the IP limit already takes that slot. With
- * `coordination` (PostgreSQL or Redis, chat-coordination.ts) the count is shared by every instance;
+ * `coordination` (PostgreSQL or Redis, server/db/coordination) the count is shared by every instance;
  * otherwise it lives in this process.
  */
 export function conversationRateLimit(
   max: number,
   windowMs: number,
   now: () => number = Date.now,
-  coordination: Pick<ChatCoordination, 'hit'> | null = null,
+  coordination: Pick<SharedLocksAndCounters, 'hit'> | null = null,
 ) {
   const hit = coordination ? (key: string) => coordination.hit(key, windowMs) : memoryWindows(windowMs, now);
 
@@ -24,23 +25,5 @@ export function conversationRateLimit(
     const seconds = Math.max(1, Math.ceil((window.resetAt - now()) / 1000));
     reply.header('retry-after', String(seconds));
     throw new HttpError(429, `Too many messages in this conversation; try again in ${seconds} seconds`, { i18nMessage: 'error.tooManyRequests' });
-  };
-}
-
-/** The in-process windows: one counter per key, forgotten once its window is over. */
-function memoryWindows(windowMs: number, now: () => number): (key: string) => Promise<WindowCount> {
-  const windows = new Map<string, WindowCount>();
-  let nextSweep = now() + windowMs;
-  return async (key) => {
-    const time = now();
-    if (time >= nextSweep) {
-      // Forget finished windows so ids that never come back do not pile up.
-      for (const [id, window] of windows) if (window.resetAt <= time) windows.delete(id);
-      nextSweep = time + windowMs;
-    }
-    let window = windows.get(key);
-    if (!window || window.resetAt <= time) windows.set(key, (window = { count: 0, resetAt: time + windowMs }));
-    window.count++;
-    return { ...window };
   };
 }

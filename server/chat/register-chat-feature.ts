@@ -1,6 +1,5 @@
 import type { FeatureDependencies, ServerFeature } from '../http/server-features.ts';
 import { registerAnalyticsRoutes } from './analytics/analytics-routes.ts';
-import { createChatCoordination } from './chat-coordination.ts';
 import { ChatLlm } from './chat-llm.ts';
 import { registerChatRoutes } from './chat-routes.ts';
 import { ChatService } from './chat-service.ts';
@@ -21,9 +20,7 @@ export const registerChatFeature: ServerFeature = async (app, deps: FeatureDepen
   const index = chatRetrievalIndex(deps.database, deps.runtimeConfig);
   const service = new ChatService(store, llm, index, tokens);
   // Several instances (PostgreSQL or Redis): one lock and one message budget per conversation across all of them.
-  const coordination = createChatCoordination({ database: deps.database, redisUrl: deps.config.redisUrl, log: app.log });
-  if (coordination) app.addHook('onClose', async () => coordination.close());
-  registerChatRoutes(app, service, limits, coordination);
+  registerChatRoutes(app, service, limits, deps.coordination.shared);
   registerAnalyticsRoutes(app, deps.database, deps.service);
   // The bot form's preview: the same pipeline over an in-memory conversation (issue 28 item 4).
   registerChatPreviewRoute(app, new ChatPreview({ database: deps.database, service: deps.service, store, llm, index, tokens }), limits);

@@ -59,7 +59,16 @@ export interface Database {
    * needed). Used so instances starting together migrate and seed one after the other.
    */
   exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /** This instance's connection pool, as live counts (the metrics' gauge); null without a pool (SQLite). */
+  poolCounts(): PoolCounts | null;
   close(): Promise<void>;
+}
+
+/** Live counts of a connection pool: open connections, idle ones, and requests waiting for one. */
+export interface PoolCounts {
+  readonly totalCount: number;
+  readonly idleCount: number;
+  readonly waitingCount: number;
 }
 
 export interface DatabaseOptions {

@@ -161,6 +161,9 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
     changeToken() {
       return changes.token();
     },
+    poolCounts() {
+      return pool;
+    },
     async exclusive(name, work) {
       const client = await pool.connect();
       try {

@@ -60,6 +60,11 @@ export const postgresDialect: SqlDialect = {
     return sql<SqlBool>`CAST(${sql.ref(column)} AS TEXT) ILIKE ${pattern} ESCAPE ${sql.lit(LIKE_ESCAPE_CHAR)}`;
   },
 
+  isUniqueViolation(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === '23505';
+  },
+
   jsonArrayContainsAny(column: string, values: readonly unknown[]): Expression<SqlBool> {
     // One containment test per value: col @> '[v]' holds when the array has an element equal to v.
     const tests = values.map((v) => sql<SqlBool>`CAST(${sql.ref(column)} AS JSONB) @> CAST(${JSON.stringify([v])} AS JSONB)`);

@@ -26,6 +26,8 @@ export interface SqlDialect {
   readonly explicitNullOrder: boolean;
   /** True when the JSON array stored in `column` holds any of `values`. */
   jsonArrayContainsAny(column: string, values: readonly unknown[]): Expression<SqlBool>;
+  /** True when `error` is this engine's refusal of a write by a unique index or primary key. */
+  isUniqueViolation(error: unknown): boolean;
 }
 
 export const LIKE_ESCAPE_CHAR = '\\';

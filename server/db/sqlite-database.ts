@@ -313,6 +313,9 @@ export function openSqliteDatabase(file: string, options: SqliteDatabaseOptions 
     async exclusive(_name, work) {
       return work();
     },
+    poolCounts() {
+      return null;
+    },
     async close() {
       statements.clear();
       txConnection?.db.close();

@@ -55,6 +55,11 @@ export const sqliteDialect: SqlDialect = {
     return sql<SqlBool>`${sql.ref(column)} LIKE ${pattern} ESCAPE ${sql.lit(LIKE_ESCAPE_CHAR)}`;
   },
 
+  isUniqueViolation(error: unknown): boolean {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  },
+
   jsonArrayContainsAny(column: string, values: readonly unknown[]): Expression<SqlBool> {
     return sql<SqlBool>`EXISTS (SELECT 1 FROM json_each(${sql.ref(column)}) WHERE json_each.value IN (${sql.join(values.map((v) => sql`${v}`))}))`;
   },

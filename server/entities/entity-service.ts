@@ -410,8 +410,7 @@ export class EntityService {
    */
   private uniqueViolation(runtime: EntityRuntime, error: unknown, candidates: string[]): unknown {
     const e = error as { code?: unknown; message?: unknown; constraint?: unknown; detail?: unknown };
-    const code = String(e?.code ?? '');
-    if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY' && code !== '23505') return error;
+    if (!this.database.dialect.isUniqueViolation(error)) return error;
     const text = `${String(e.message ?? '')} ${String(e.constraint ?? '')} ${String(e.detail ?? '')}`;
     const unique = runtime.uniqueFields.filter((f) => candidates.includes(f.name));
     const named = unique.filter((f) => new RegExp(`\\b${f.name}\\b`).test(text));

@@ -5,7 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import type { FileLimits } from './file-limits.ts';
-import { ConcurrencyLimit, limitKey, type ReleaseSlot, type SlotStore } from './user-limiter.ts';
+import { ConcurrencyLimit, limitKey } from './user-limiter.ts';
+import type { ReleaseSlot, SlotStore } from '../db/coordination/coordination.ts';
 import { privateFolder, type PrivateFolder } from './private-folders.ts';
 
 export const EXPORTS_DIR: PrivateFolder = 'exports';

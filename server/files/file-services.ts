@@ -10,10 +10,8 @@ import { ExportFiles, exportLinkKey } from './export-files.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { registerFileJobs } from './file-jobs.ts';
 import type { FileLimits } from './file-limits.ts';
-import { postgresPoolOf } from '../db/postgres-database.ts';
-import { postgresByteLedger } from './postgres-byte-ledger.ts';
-import { postgresSlotLeases } from './postgres-slot-leases.ts';
-import { ByteBudget, ConcurrencyLimit, memoryLedger, memorySlots, type SlotStore } from './user-limiter.ts';
+import type { Coordination } from '../db/coordination/coordination.ts';
+import { ByteBudget, ConcurrencyLimit } from './user-limiter.ts';
 
 export interface UploadLimits {
   running: ConcurrencyLimit;
@@ -39,6 +37,8 @@ export function createFileServices(deps: {
   app: FastifyInstance;
   config: ServerConfig;
   database: Database;
+  /** Per-user slots and the upload ledger: shared by every instance on PostgreSQL, in memory on SQLite. */
+  coordination: Coordination;
   service: EntityService;
   /** The token signing secret; the download links' key is derived from it. */
   signingSecret: string;
@@ -48,7 +48,7 @@ export function createFileServices(deps: {
 }): FileServices {
   const { app, config, database, service } = deps;
   const { limits } = deps;
-  const slots = concurrencySlots(app, database, limits);
+  const slots = deps.coordination.slots(limits.slotLeaseMs);
   const exports = new ExportFiles({
     slots,
     dataDir: config.dataDir,
@@ -81,27 +81,7 @@ export function createFileServices(deps: {
     exporter,
     importer,
     exports,
-    uploads: { running: new ConcurrencyLimit(limits.concurrentPerUser * 2, 'uploads', slots), budget: new ByteBudget(limits.uploadQuotaBytes, DAY_MS, uploadLedger(app, database)) },
+    uploads: { running: new ConcurrencyLimit(limits.concurrentPerUser * 2, 'uploads', slots), budget: new ByteBudget(limits.uploadQuotaBytes, DAY_MS, deps.coordination.ledger) },
     limits,
   };
-}
-
-/** Where the upload quota's spending is recorded: on PostgreSQL shared by every instance, on SQLite in memory. */
-function uploadLedger(app: FastifyInstance, database: Database) {
-  const pool = postgresPoolOf(database);
-  return pool ? postgresByteLedger(pool, app.log) : memoryLedger();
-}
-
-/**
- * Where the per-user concurrency slots (exports, imports, uploads) are counted: on PostgreSQL in
- * the database, so the limit holds across every instance (leases that lapse when an instance
- * dies); on SQLite, one process, in memory.
- */
-function concurrencySlots(app: FastifyInstance, database: Database, limits: FileLimits): SlotStore {
-  const pool = postgresPoolOf(database);
-  if (!pool) return memorySlots();
-  const leases = postgresSlotLeases(pool, { ttlMs: limits.slotLeaseMs, log: app.log });
-  // Registered after the database's own onClose hook; Fastify runs onClose hooks last-added first, so the pool is still open.
-  app.addHook('onClose', async () => leases.close());
-  return leases;
 }

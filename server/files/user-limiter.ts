@@ -1,41 +1,12 @@
+import type { ByteLedger, ReleaseSlot, SlotStore } from '../db/coordination/coordination.ts';
+import { memoryLedger } from '../db/coordination/memory-ledger.ts';
+import { memorySlots } from '../db/coordination/memory-slots.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 
 /** Who a limit counts against: the signed-in user, or one shared bucket for callers without one. */
 export function limitKey(context: RequestContext): string {
   return context.userId ?? '(no user)';
-}
-
-/** Gives a slot back; safe to call more than once. */
-export type ReleaseSlot = () => void;
-
-/**
- * Where the slots of a ConcurrencyLimit are counted: in this process (SQLite, one process), or in
- * the database so every instance counts the same slots (postgres-slot-leases.ts).
- */
-export interface SlotStore {
-  /** Takes one of `max` slots named `name`; null when all are taken. */
-  take(name: string, max: number): Promise<ReleaseSlot | null>;
-}
-
-/** Slots counted in this process: exact when it is the only one (SQLite). */
-export function memorySlots(): SlotStore {
-  const running = new Map<string, number>();
-  return {
-    async take(name, max) {
-      const now = running.get(name) ?? 0;
-      if (now >= max) return null;
-      running.set(name, now + 1);
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const left = (running.get(name) ?? 1) - 1;
-        if (left <= 0) running.delete(name);
-        else running.set(name, left);
-      };
-    },
-  };
 }
 
 /**
@@ -61,35 +32,6 @@ export class ConcurrencyLimit {
     }
     return release;
   }
-}
-
-/**
- * Where a ByteBudget records what each key spent: in this process (SQLite, one process), or in
- * the database so every instance counts the same bytes (postgres-byte-ledger.ts).
- */
-export interface ByteLedger {
-  /** Bytes recorded for `key` in the last `windowMs`. */
-  used(key: string, windowMs: number): Promise<number>;
-  record(key: string, bytes: number): Promise<void>;
-}
-
-/** Spending kept in this process: exact when it is the only one (SQLite). */
-export function memoryLedger(clock: () => number = Date.now): ByteLedger {
-  const spent = new Map<string, { at: number; bytes: number }[]>();
-  return {
-    async used(key, windowMs) {
-      const now = clock();
-      const entries = (spent.get(key) ?? []).filter((e) => now - e.at < windowMs);
-      if (entries.length === 0) spent.delete(key);
-      else spent.set(key, entries);
-      return entries.reduce((sum, e) => sum + e.bytes, 0);
-    },
-    async record(key, bytes) {
-      const entries = spent.get(key) ?? [];
-      entries.push({ at: clock(), bytes });
-      spent.set(key, entries);
-    },
-  };
 }
 
 /**

@@ -5,13 +5,11 @@ import fastifyStatic from '@fastify/static';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyCors from '@fastify/cors';
-import { Redis } from 'ioredis';
 import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import { loadEnvironmentDefaults, loadFeatureConfig, type EnvironmentDefaults, type ServerConfig } from '../config.ts';
 import { createRuntimeConfigReader } from '../config/create-runtime-config-reader.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateEntities } from '../db/migrate-entities.ts';
-import { postgresPoolOf } from '../db/postgres-database.ts';
 import { entities as generatedEntities } from '../generated/entities.ts';
 import { schemas as generatedSchemas, type EntitySchemas } from '../generated/schemas.ts';
 import { createEntityAjv } from '../entities/ajv-instance.ts';
@@ -19,6 +17,7 @@ import { registerEntityRoutes } from '../entities/entity-routes.ts';
 import { buildEntityRuntimes } from '../entities/entity-runtime.ts';
 import { EntityService } from '../entities/entity-service.ts';
 import { createFileServices } from '../files/file-services.ts';
+import { createCoordination } from '../db/coordination/create-coordination.ts';
 import { createJobQueue } from '../jobs/create-job-queue.ts';
 import { createFileUploader, registerFileRoutes } from '../files/file-routes.ts';
 import { readOrCreateSecret } from '../identity/secret-store.ts';
@@ -37,7 +36,6 @@ import { registerHealthRoute } from './health-route.ts';
 import { trackMethodsForNotAllowed } from './method-not-allowed.ts';
 import { registerBoundedJsonParser } from './bounded-json.ts';
 import { boundPublicRoutes } from './public-route-bounds.ts';
-import { postgresRateLimitStore } from './postgres-rate-limit-store.ts';
 import { rejectUnusableInput } from './reject-nul-bytes.ts';
 import type { ContextResolver, RequestContext } from './request-context.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -169,22 +167,14 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   // Closed unless CORS_ORIGINS names the origins (or '*') allowed to call the API from a browser.
   const origins = identityConfig.corsOrigins;
   await app.register(fastifyCors, { origin: origins.includes('*') ? true : origins.length > 0 ? origins : false });
-  // Limits are declared per route (config.rateLimit) on the public and credential endpoints only.
-  // With REDIS_URL the counters live in Redis, so a limit holds across every instance; on
-  // PostgreSQL without it, in the database (postgres-rate-limit-store.ts); on SQLite (one
-  // process) in memory. A store outage lets requests through (skipOnError) rather than failing
-  // sign-ins; the error is logged.
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false }) : null;
-  if (redis) {
-    redis.on('error', (error) => app.log.warn({ err: error }, 'redis (rate limits) error'));
-    app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
-  }
-  const rateLimitPool = redis ? null : postgresPoolOf(database);
+  // Locks, counters, slots and the upload ledger other instances must agree on (server/db/coordination).
+  const coordination = createCoordination({ database, redisUrl: config.redisUrl, log: app.log });
+  app.addHook('onClose', async () => coordination.close());
+  // Limits are declared per route (config.rateLimit) on the public and credential endpoints only,
+  // counted where the coordination says (Redis, PostgreSQL, or this process on SQLite).
   await app.register(fastifyRateLimit, {
     global: false,
-    ...(redis ? { redis, nameSpace: 'forja-rate-limit-', skipOnError: true } : rateLimitPool ? { store: postgresRateLimitStore(rateLimitPool, app.log), skipOnError: true } : {}),
+    ...coordination.rateLimitStore,
     errorResponseBuilder: (_request, context) => tooManyRequests(context.after),
   });
   // Sign-in, Google sign-in and own password change: one set of counters for REST and GraphQL.
@@ -197,19 +187,19 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   // Export download links are signed with a key derived from the token secret (the same value identity uses).
   // Long work (training, imports, exports, parsing) runs as durable jobs, the same on every instance.
   const jobs = await createJobQueue(app, database, featureConfig.jobs);
-  registerReadinessRoute(app, { database, redis, dataDir: config.dataDir, jobs });
+  registerReadinessRoute(app, { database, probes: coordination.probes, dataDir: config.dataDir, jobs });
   registerMetricsRoute(app, metricsConfig);
   if (metricsConfig.enabled) {
     const unwatch = [watchJobs({ running: () => jobs.runningCount, depth: () => jobs.store.depth() })];
-    const pool = postgresPoolOf(database);
+    const pool = database.poolCounts();
     if (pool) unwatch.push(watchPool(pool));
     app.addHook('onClose', async () => unwatch.forEach((stop) => stop()));
   }
-  const files = createFileServices({ app, config, database, service, jobs, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
+  const files = createFileServices({ app, config, database, coordination, service, jobs, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
   registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });
   const uploadFile = createFileUploader(config.dataDir, files.uploads);
   registerFileRoutes(app, config.dataDir, uploadFile);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination });
   await registerConsole(app, config.distDir);
   addMethodNotAllowed();
   return { app, database, service, identity, routes, shutdown };

@@ -17,6 +17,7 @@ import { registerChatFeature } from '../chat/register-chat-feature.ts';
 import { graphqlFeature } from '../graphql/graphql-feature.ts';
 import { openapiFeature } from '../openapi/openapi-feature.ts';
 import { studioFeature } from '../studio/studio-feature.ts';
+import type { Coordination } from '../db/coordination/coordination.ts';
 import type { Enforce, RouteAccess } from './authorize-route.ts';
 
 /** What a feature module gets to register its routes with. */
@@ -45,6 +46,8 @@ export interface FeatureDependencies {
   credentialLimits: CredentialLimits;
   /** The upload of POST /api/file (its per-user limits included), for GraphQL's uploadFile. */
   uploadFile: FileUploader;
+  /** Locks and counters shared with other instances (server/db/coordination). */
+  coordination: Coordination;
 }
 
 /** A hand-written part of the API (identity, settings, RAG, chat): registers its routes and hooks. */

@@ -5,7 +5,7 @@ const TIMED = ['all', 'first', 'run', 'runAll'] as const;
 
 /**
  * Times the Database's query methods into forja_db_query_duration_seconds, in place (the same
- * object: postgresPoolOf and sqliteHandleOf still find their handles). Only with metrics on; one
+ * object: the engine's own helpers in server/db still find their handles). Only with metrics on; one
  * histogram observe per call, labelled by method, never by SQL text (unbounded label values).
  */
 export function instrumentDatabase(database: Database): Database {

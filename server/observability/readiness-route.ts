@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
 import type { Database } from '../db/database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 
@@ -17,8 +16,8 @@ export interface DependencyState {
 
 export interface ReadinessDependencies {
   database: Database;
-  /** The rate limits' Redis, when REDIS_URL is set. */
-  redis: Redis | null;
+  /** The coordination's shared stores (Redis when REDIS_URL is set), each a check that throws when down. */
+  probes: Record<string, () => Promise<void>>;
   dataDir: string;
   jobs: JobQueue;
 }
@@ -38,7 +37,7 @@ export function registerReadinessRoute(app: FastifyInstance, deps: ReadinessDepe
     database: async () => {
       await deps.database.first(selectOne);
     },
-    ...(deps.redis ? { redis: async () => void (await deps.redis!.ping()) } : {}),
+    ...deps.probes,
     dataDir: () => fs.promises.access(deps.dataDir, fs.constants.R_OK | fs.constants.W_OK),
     jobs: async () => {
       if (deps.jobs.workerState !== 'running') throw Object.assign(new Error('the job worker is stopped'), { code: 'stopped' });

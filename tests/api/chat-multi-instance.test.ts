@@ -10,7 +10,7 @@ import { chunk, completion, json, sse, startFakeOpenAiServer, type FakeOpenAiSer
 /**
  * The chat's per-conversation lock and message limit across two real server processes on one
  * PostgreSQL database: once through PostgreSQL alone (advisory locks, a shared counter table) and
- * once with Redis (server/chat/chat-coordination.ts). The model is a local fake that answers after
+ * once with Redis (server/db/coordination). The model is a local fake that answers after
  * a pause and records how many requests it had at once: without a shared lock two instances
  * answer one conversation together, and one exchange overwrites the other.
  */

@@ -4,8 +4,8 @@ import { TEST_BACKEND } from './helpers/test-database.ts';
 import { startPostgresInstances, type PostgresInstances } from './helpers/postgres-instances.ts';
 import { until as untilEvery } from './helpers/until.ts';
 import { call, type ChildServer } from '../fuzz/helpers/child-server.ts';
-import { postgresSlotLeases } from '../../server/files/postgres-slot-leases.ts';
-import { postgresRateLimitStore } from '../../server/http/postgres-rate-limit-store.ts';
+import { postgresSlotLeases } from '../../server/db/coordination/postgres-slot-leases.ts';
+import { postgresRateLimitStore } from '../../server/db/coordination/postgres-rate-limit-store.ts';
 
 /**
  * Per-IP and per-user limits across two real server processes on one PostgreSQL database and no

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import type { ReleaseSlot, SlotStore } from './user-limiter.ts';
-import { inPostgresTransaction, postgresSchemaOnce } from '../db/postgres-schema-once.ts';
+import type { ReleaseSlot, SlotStore } from './coordination.ts';
+import { inPostgresTransaction, postgresSchemaOnce } from '../postgres-schema-once.ts';
 
 /** First key of the slot locks ('forl'): two-key advisory locks, a space apart from the chat's ('forj') and one-key locks. */
 const LOCK_SPACE = 0x666f726c;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
-import type { ChatCoordination } from './chat-coordination.ts';
+import type { Redis } from 'ioredis';
+import type { SharedLocksAndCounters } from './coordination.ts';
 
 const PREFIX = 'forja-chat-';
 /** A lock's lease: renewed every third of it while the answer runs, so it outlives no dead instance by more. */
@@ -12,13 +12,11 @@ const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('
 const HIT = `local c = redis.call('incr', KEYS[1]) if c == 1 then redis.call('pexpire', KEYS[1], ARGV[1]) end return {c, redis.call('pttl', KEYS[1])}`;
 
 /**
- * The chat's lock and counter in Redis. If Redis cannot be reached the chat goes on as on one
+ * Shared locks and counters in Redis (the chat's per-conversation lock and count). If Redis cannot be reached the chat goes on as on one
  * instance (this process's own lock and no shared count), logged, as the IP rate limits do
  * (skipOnError in server/http/create-server.ts): an outage must not stop every conversation.
  */
-export function redisChatCoordination(url: string, log: FastifyBaseLogger): ChatCoordination {
-  const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: false });
-  redis.on('error', (error) => log.warn({ err: error }, 'redis (chat coordination) error'));
+export function redisLocksAndCounters(redis: Redis, log: FastifyBaseLogger): SharedLocksAndCounters {
   const degraded = (what: string, error: unknown) => log.warn({ err: error }, `redis unavailable: chat ${what} not shared with other instances`);
 
   return {
@@ -48,8 +46,7 @@ export function redisChatCoordination(url: string, log: FastifyBaseLogger): Chat
         return { count: 0, resetAt: Date.now() + windowMs };
       }
     },
-    async close() {
-      await redis.quit().catch(() => redis.disconnect());
-    },
+    // The connection belongs to the coordination (redis-coordination.ts), which closes it.
+    async close() {},
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import { postgresSchemaOnce } from './postgres-schema-once.ts';
+import { postgresSchemaOnce } from '../postgres-schema-once.ts';
 
 /** Epoch milliseconds by the database's clock, so every instance counts in the same window. */
 const NOW_MS = '(extract(epoch from now()) * 1000)::bigint';
@@ -49,7 +49,7 @@ export interface FixedWindowCounterOptions {
  * unlogged table (counters need no crash safety), counted in one upsert with the database's clock,
  * so a limit of 20 a minute is 20 a minute across every instance, as with Redis. Used by the HTTP
  * rate limit (postgres-rate-limit-store.ts) and the chat's per-conversation counter
- * (postgres-chat-coordination.ts).
+ * (postgres-locks-and-counters.ts).
  */
 export function postgresFixedWindowCounter(pool: pg.Pool, options: FixedWindowCounterOptions): (hit: FixedWindowHit) => Promise<FixedWindowCount> {
   const { table, log } = options;

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import type { ByteLedger } from './user-limiter.ts';
-import { postgresSchemaOnce } from '../db/postgres-schema-once.ts';
+import type { ByteLedger } from './coordination.ts';
+import { postgresSchemaOnce } from '../postgres-schema-once.ts';
 
 const TABLE = 'forja_byte_ledger';
 /** Epoch milliseconds by the database's clock, so every instance counts the same window. */

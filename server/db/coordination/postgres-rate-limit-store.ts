@@ -1,7 +1,7 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import { postgresFixedWindowCounter, type OverLimit } from '../db/postgres-fixed-window-counter.ts';
+import { postgresFixedWindowCounter, type OverLimit } from './postgres-fixed-window-counter.ts';
 
 type Done = Parameters<FastifyRateLimitStore['incr']>[1];
 

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import type { ChatCoordination } from './chat-coordination.ts';
-import { postgresFixedWindowCounter } from '../db/postgres-fixed-window-counter.ts';
+import type { SharedLocksAndCounters } from './coordination.ts';
+import { postgresFixedWindowCounter } from './postgres-fixed-window-counter.ts';
 
 /** First key of every chat lock ('forj'): the two-key advisory locks are a space apart from other features' one-key locks. */
 const LOCK_SPACE = 0x666f726a;
 
 /**
- * The chat's lock and counter on PostgreSQL without Redis. Locks are session advisory locks taken
+ * Shared locks and counters on PostgreSQL without Redis (the chat's per-conversation lock and count). Locks are session advisory locks taken
  * with pg_try_advisory_lock on one connection of this instance's own (not the pool's: a waiting
  * answer must not hold a pooled connection), so a lock dies with its instance's session. The
  * counter is a row per conversation in an unlogged table, counted with the database's clock
  * (postgres-fixed-window-counter.ts), so every instance counts in the same window.
  */
-export function postgresChatCoordination(pool: pg.Pool, log: FastifyBaseLogger): ChatCoordination {
+export function postgresLocksAndCounters(pool: pg.Pool, log: FastifyBaseLogger): SharedLocksAndCounters {
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
 
