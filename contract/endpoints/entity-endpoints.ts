@@ -7,7 +7,7 @@ import type { EntityAction } from '../permissions/entity-access.ts';
  * (`/api/bots`), with Fastify's `:param` syntax. Code under contract/ may import nothing from
  * server/, src/ or runtime/.
  */
-export type EntityOperationName = 'search' | 'find' | 'findOne' | 'export' | 'import' | 'findByIds' | 'findById' | 'paginate' | 'create' | 'update' | 'delete';
+export type EntityOperationName = 'search' | 'find' | 'findOne' | 'export' | 'import' | 'findByIds' | 'findById' | 'paginate' | 'create' | 'update' | 'delete' | 'bulkDelete';
 
 export interface EntityEndpoint {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -31,6 +31,8 @@ export const ENTITY_ENDPOINTS: Readonly<Record<EntityOperationName, EntityEndpoi
   findOne: { method: 'GET', path: '/find-one', action: 'view' },
   export: { method: 'GET', path: '/export', action: 'view', flag: 'exportable' },
   import: { method: 'POST', path: '/import', action: 'create', flag: 'importable' },
+  // Each record is still deleted (and permission-checked) one by one: contract/endpoints/bulk-delete.ts.
+  bulkDelete: { method: 'POST', path: '/bulk-delete', action: 'delete', flag: 'deletable' },
   findByIds: { method: 'GET', path: '/ids/:ids', action: 'view' },
   findById: { method: 'GET', path: '/:id', action: 'view' },
   paginate: { method: 'GET', path: '', action: 'view' },

@@ -5,6 +5,7 @@ import { HttpError, badRequest } from '../http/http-error.ts';
 import type { EntityExporter } from './entity-exporter.ts';
 import type { EntityImporter } from './entity-importer.ts';
 import type { EntityService } from './entity-service.ts';
+import { bulkDelete } from './bulk-delete.ts';
 import { routePermission } from './route-permission.ts';
 import { MAX_LIMIT, parseListQuery, type RawQuery } from './list-query.ts';
 
@@ -64,6 +65,10 @@ function registerModelRoutes(app: FastifyInstance, model: EntityModel, { service
     delete: async (request, reply) => {
       await service.delete(entity, request.context, request.params.id);
       return reply.status(204).send();
+    },
+    bulkDelete: async (request) => {
+      requireJson(request);
+      return bulkDelete(service, runtime, request.context, request.body, request.log);
     },
   };
   // In the table's order: static segments before `/:id` (find-my-way would prefer them anyway).

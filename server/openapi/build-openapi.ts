@@ -4,6 +4,7 @@ import { EXPORT_LOCALES } from '../entities/csv-localization.ts';
 import { defaultExportFormat } from '../entities/entity-exporter.ts';
 import { ENTITY_ENDPOINTS, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
 import { PREVIEW_ANSWER_SCHEMA } from '../../contract/chat/preview-answer.ts';
+import { MAX_BULK_DELETE } from '../../contract/endpoints/bulk-delete.ts';
 
 /** One registered route and how it is protected (collected by the server as routes are added). */
 export interface DocumentedRoute {
@@ -226,6 +227,25 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
     create: { summary: `Create a ${t}`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Create` }) }, responses: { 201: { description: 'Created', ...json(record) } } },
     update: { summary: `Update a ${t} (fields sent are merged over the stored record)`, requestBody: { required: true, ...json({ $ref: `#/components/schemas/${t}Update` }) }, responses: { 200: { description: 'Updated', ...json(record) } } },
     delete: { summary: `Delete a ${t}`, responses: { 204: { description: 'Deleted' }, 409: { description: 'In use: records still point at it (error.recordInUse; `references` gives the count per entity); change or delete them first', ...json({ $ref: '#/components/schemas/Error' }) } } },
+    bulkDelete: {
+      summary: `Delete several ${t} records, each checked as a single delete`,
+      description: `Either \`ids\` or \`matching\` (a list query; \`{}\` is every record the caller reaches), at most ${MAX_BULK_DELETE} records (413 beyond, nothing deleted). Each record is deleted on its own (scope, hooks, in-use check, transaction); a refused one does not stop the others, and every record gets an outcome.`,
+      requestBody: {
+        required: true,
+        ...json({
+          oneOf: [
+            { type: 'object', properties: { ids: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, minItems: 1, maxItems: MAX_BULK_DELETE } }, required: ['ids'], additionalProperties: false },
+            {
+              type: 'object',
+              properties: { matching: { type: 'object', properties: { search: { type: 'string' }, filters: { type: 'string', pattern: filtersPattern(model) } }, additionalProperties: false } },
+              required: ['matching'],
+              additionalProperties: false,
+            },
+          ],
+        }),
+      },
+      responses: { 200: { description: 'One outcome per record', ...json({ $ref: '#/components/schemas/BulkDeleteReport' }) } },
+    },
     export: {
       summary: `Export ${t} records to a file`,
       parameters: [
@@ -309,6 +329,32 @@ export function buildOpenApi(options: {
           },
         },
       },
+    },
+    BulkDeleteReport: {
+      type: 'object',
+      properties: {
+        deleted: { type: 'integer' },
+        failed: { type: 'integer' },
+        results: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: {
+              id: { type: 'string' },
+              label: { type: 'string', description: "The record's display field (its id when unknown)" },
+              deleted: { type: 'boolean' },
+              error: {
+                type: 'object',
+                description: 'Why it was not deleted: the answer a single delete would have given (403, 404, 409 in use, ...)',
+                properties: { status: { type: 'integer' }, message: { type: 'string' }, i18nMessage: { type: 'string' }, i18nParams: { type: 'object' } },
+                required: ['status', 'message'],
+              },
+            },
+            required: ['id', 'label', 'deleted'],
+          },
+        },
+      },
+      required: ['deleted', 'failed', 'results'],
     },
     ExportFile: { type: 'object', properties: { url: { type: 'string' }, rowCount: { type: 'integer' }, time: { type: 'number', description: 'milliseconds' } }, required: ['url', 'rowCount', 'time'] },
     ImportReport: {

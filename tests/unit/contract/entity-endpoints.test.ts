@@ -21,6 +21,6 @@ describe('entity endpoint table', () => {
     expect(names.indexOf('export')).toBeLessThan(names.indexOf('findById'));
     const readOnly = entityEndpointsOf({ creatable: false, editable: false, deletable: false, exportable: false, importable: false }).map(([name]) => name);
     expect(readOnly).toEqual(['search', 'find', 'findOne', 'findByIds', 'findById', 'paginate']);
-    expect(Object.keys(ENTITY_ENDPOINTS)).toHaveLength(11);
+    expect(Object.keys(ENTITY_ENDPOINTS)).toHaveLength(12);
   });
 });
