@@ -13,7 +13,7 @@ import { entityQueryKeys } from '../query/entity-query-keys.ts';
 import { entityOverrides, requireRowActionHandler } from '../overrides/override-registry.ts';
 import { EntityTable } from '../table/entity-table.tsx';
 import { TOOLTIP_ATTRIBUTE } from '../table/use-delegated-tooltip.tsx';
-import { initialTableState, tableReducer, type SelectionStrategy } from '../table/table-state.ts';
+import { initialTableState, selectionCount, tableReducer, type SelectionStrategy, type TableSelection } from '../table/table-state.ts';
 import type { ExportEntry } from '../export/export-panel.tsx';
 import { lazyWithPreload } from '../lazy/lazy-with-preload.ts';
 import { crudDialogReducer, initialCrudDialogState, type CrudOperation, type CrudResult } from './crud-dialog-state.ts';
@@ -26,6 +26,9 @@ import { useReplaceSearch } from './replace-search.tsx';
 import { entityListParams, entityListQuery } from './entity-list-query.ts';
 import { requireRowActionIcon } from './row-action-icons.ts';
 import type { EntityRecord } from './prepare-record.ts';
+import { BulkDeleteDialog } from './bulk-delete-dialog.tsx';
+import { runBulkDelete } from './run-bulk-delete.ts';
+import type { FilterInput } from '../providers/queries.ts';
 
 // The list alone is what most visits need: export and import load on first use.
 const ExportPanel = lazyWithPreload(() => import('../export/export-panel.tsx').then((module) => module.ExportPanel));
@@ -34,16 +37,22 @@ const ImportDialog = lazyWithPreload(() => import('../import/import-dialog.tsx')
 /** Spec §9: search input debounce and notification duration. */
 export const SEARCH_DEBOUNCE_MS = 500;
 export const NOTIFICATION_MS = 3000;
+/**
+ * Chosen rows an export carries as an `_id in (...)` filter in its address: 250 ids stay well
+ * under the request line limits of servers and proxies (8-16 kB). "All matching" has no limit.
+ */
+export const MAX_EXPORT_IDS = 250;
 
 export interface CrudPageProps {
   model: ClientEntityModel;
+  /** Row selection (spec: single, page, all); by default "all" when a bulk action (delete, export) is allowed, else none. */
   selection?: SelectionStrategy | null;
   /** Every dialog outcome, for pages that build on the generic one. */
   onResult?: (result: CrudResult) => void;
 }
 
 /** The generic CRUD screen of spec §2 for any entity model. */
-export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
+export function CrudPage({ model, selection: selectionProp, onResult }: CrudPageProps) {
   const { t, i18n } = useTranslation();
   const can = useCan();
   const services = useRuntime();
@@ -103,12 +112,14 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
     setImportOpen(true);
   }, []);
   const runExport = useCallback(
-    async (format: FileFormat, locale?: string) => {
+    async (format: FileFormat, locale?: string, ids?: string[]) => {
       const key = Date.now();
       setExportsVisible(true);
       setExports((entries) => [{ key, format, file: null }, ...entries]);
+      // Chosen rows: exactly those (by id), in the list's order; otherwise every row the list matches.
+      const filters: FilterInput[] | undefined = ids ? [{ field: '_id', operator: 'in', value: ids }] : query.filters;
       try {
-        const file = await provider.export({ format, headers: model.export.headers, orderBy: query.orderBy, order: query.order, search: query.search, filters: query.filters, ...(locale ? { locale } : {}) });
+        const file = await provider.export({ format, headers: model.export.headers, orderBy: query.orderBy, order: query.order, search: ids ? undefined : query.search, filters, ...(locale ? { locale } : {}) });
         setExports((entries) => entries.map((entry) => (entry.key === key ? { ...entry, file } : entry)));
         notifySuccess('crud.export.success');
       } catch (error) {
@@ -134,6 +145,62 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
   const canEditRow = writable && flags.editable && mayDo(can, permissions, 'update');
   const canDeleteRow = writable && flags.deletable && mayDo(can, permissions, 'delete');
   const hasRowActions = canViewRow || canEditRow || canDeleteRow || rowActions.length > 0;
+  const selection = selectionProp !== undefined ? selectionProp : canDeleteRow || canExport ? 'all' : null;
+
+  // Bulk delete of the selection: the dialog confirms with the count, runs it and reports per row.
+  const [bulkDelete, setBulkDelete] = useState<NonNullable<TableSelection> | null>(null);
+  const runBulk = useCallback(() => {
+    if (!bulkDelete) throw new Error('Bulk delete run without a selection');
+    return runBulkDelete(provider, bulkDelete.kind === 'ids' ? { kind: 'ids', ids: bulkDelete.ids } : { kind: 'matching', search: query.search, filters: query.filters });
+  }, [bulkDelete, provider, query.search, query.filters]);
+  const closeBulk = useCallback(
+    (ran: boolean) => {
+      setBulkDelete(null);
+      if (!ran) return;
+      dispatchTable({ type: 'clearSelection' });
+      reload();
+    },
+    [reload],
+  );
+  const renderBulkActions = useMemo(() => {
+    if (!canDeleteRow && !canExport) return undefined;
+    return (chosen: NonNullable<TableSelection>) => {
+      const ids = chosen.kind === 'ids' ? chosen.ids : undefined;
+      const exportTooMany = ids !== undefined && ids.length > MAX_EXPORT_IDS;
+      return (
+        <>
+          {canExport && (
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <Button
+                  size="xs"
+                  variant="light"
+                  leftSection={<IconDownload size={14} />}
+                  disabled={exportTooMany}
+                  title={exportTooMany ? t('crud.bulk.exportTooMany', { max: MAX_EXPORT_IDS }) : undefined}
+                  onPointerEnter={() => void ExportPanel.preload()}
+                >
+                  {t('crud.bulk.export', { count: selectionCount(chosen) })}
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {model.export.formats.map((format) => (
+                  <Menu.Item key={format} onClick={() => void runExport(format, undefined, ids)}>
+                    {format}
+                  </Menu.Item>
+                ))}
+              </Menu.Dropdown>
+            </Menu>
+          )}
+          {canDeleteRow && (
+            <Button size="xs" color="red" variant="light" leftSection={<IconTrash size={14} />} onClick={() => setBulkDelete(chosen)} data-testid="bulk-delete">
+              {t('crud.bulk.delete', { count: selectionCount(chosen) })}
+            </Button>
+          )}
+        </>
+      );
+    };
+  }, [canDeleteRow, canExport, model.export.formats, runExport, t]);
 
   // A link to one record opens it (linked-record.ts): ?edit=<id> in the edit dialog, or the view
   // dialog for a caller who may only view; ?view=<id> in the view dialog.
@@ -264,6 +331,7 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
           loading={list.isFetching}
           selection={selection}
           renderRowActions={renderRowActions}
+          renderBulkActions={renderBulkActions}
         />
       ) : (
         <Alert color="yellow">{t('crud.noPermission')}</Alert>
@@ -272,6 +340,9 @@ export function CrudPage({ model, selection = null, onResult }: CrudPageProps) {
         <Suspense fallback={null}>
           <ExportPanel entries={exports} entity={model.name} onClear={() => setExports([])} onClose={() => setExportsVisible(false)} />
         </Suspense>
+      )}
+      {canDeleteRow && (
+        <BulkDeleteDialog opened={bulkDelete !== null} count={selectionCount(bulkDelete)} entityLabel={t(model.labelPlural)} run={runBulk} onClose={closeBulk} />
       )}
       <CrudDialog model={model} state={dialog} onSubmit={submit} onCancel={cancel} form={overrides.form} fieldWidgets={overrides.fieldWidgets} canSubmit={overrides.canSubmit} />
       {canImport && importUsed && (

@@ -1,5 +1,6 @@
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { Transport } from '../transport/transport.ts';
+import type { BulkDeleteReport, BulkDeleteRequest } from '../../contract/endpoints/bulk-delete.ts';
 import type {
   CallOptions, ExportFile, ExportQuery, FindQuery, ImportQuery, ImportReport, ListQuery, Paginated,
 } from './queries.ts';
@@ -49,6 +50,11 @@ export class EntityProvider<T, TInput> {
 
   delete(params: { id: string } & CallOptions): Promise<boolean> {
     return this.transport.request({ action: 'delete', entity: this.entity, params });
+  }
+
+  /** Deletes each record on its own and reports one outcome per record (contract/endpoints/bulk-delete.ts). */
+  bulkDelete(params: { body: BulkDeleteRequest } & CallOptions): Promise<BulkDeleteReport> {
+    return this.transport.request({ action: 'bulkDelete', entity: this.entity, params });
   }
 
   export(params: ExportQuery = {}): Promise<ExportFile> {

@@ -1,6 +1,6 @@
 import { memo, useCallback, useMemo, type ReactNode } from 'react';
-import { Checkbox, Grid, Group, Pagination, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconArrowsSort, IconSearch } from '@tabler/icons-react';
+import { Anchor, Button, Checkbox, Grid, Group, Menu, Pagination, Paper, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconCheck, IconColumns3, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
   createColumnHelper, flexRender, rowPaginationFeature, rowSelectionFeature, rowSortingFeature, tableFeatures, useTable,
@@ -13,7 +13,8 @@ import type { Can } from '../permissions/permissions-context.tsx';
 import { refId, type EntityRecord } from '../crud/prepare-record.ts';
 import { entityCellContent } from './entity-cell-content.tsx';
 import { FilterInput } from './filter-input.tsx';
-import { PAGE_SIZE_OPTIONS, effectiveSort, type SelectionStrategy, type TableAction, type TableState } from './table-state.ts';
+import { PAGE_SIZE_OPTIONS, effectiveSort, selectionCount, tableSelection, type SelectionStrategy, type TableAction, type TableSelection, type TableState } from './table-state.ts';
+import { useHiddenColumns } from './column-choice.ts';
 import { visibleColumns, visibleFilters } from './table-columns.ts';
 import { useDelegatedTooltip } from './use-delegated-tooltip.tsx';
 
@@ -37,6 +38,8 @@ export interface EntityTableProps {
   selection?: SelectionStrategy | null;
   /** Renders the per-row action buttons; the column is omitted when absent. */
   renderRowActions?: (row: EntityRecord) => ReactNode;
+  /** The actions on the selected rows (delete, export), shown in the selection bar while rows are selected. */
+  renderBulkActions?: (selection: NonNullable<TableSelection>) => ReactNode;
 }
 
 function updated<T>(updater: Updater<T>, current: T): T {
@@ -50,7 +53,11 @@ function updated<T>(updater: Updater<T>, current: T): T {
 export function EntityTable(props: EntityTableProps) {
   const { model, can, state, dispatch, rows, total, selection, renderRowActions } = props;
   const { t } = useTranslation();
-  const specs = useMemo(() => visibleColumns(model, can), [model, can]);
+  const allSpecs = useMemo(() => visibleColumns(model, can), [model, can]);
+  const columnNames = useMemo(() => allSpecs.map((spec) => spec.name), [allSpecs]);
+  // The column chooser: columns a user hid stay hidden on this entity for that user (column-choice.ts).
+  const chosen = useHiddenColumns(model.name, columnNames);
+  const specs = useMemo(() => allSpecs.filter((spec) => !chosen.hidden.has(spec.name)), [allSpecs, chosen.hidden]);
   const widths = useMemo(() => new Map(specs.map((spec) => [spec.name, spec.field?.column.width ?? undefined])), [specs]);
   const filters = useMemo(() => visibleFilters(model, can), [model, can]);
   // Cells the app draws itself (e.g. a knowledge base's training state), by column name.
@@ -110,12 +117,14 @@ export function EntityTable(props: EntityTableProps) {
   );
 
   const rowTooltip = useDelegatedTooltip();
-  const toggleRow = useCallback((id: string) => selection && dispatch({ type: 'toggleRow', id, strategy: selection }), [dispatch, selection]);
   const selectRowLabel = t('crud.selectRow');
 
   const pageCount = Math.max(1, Math.ceil(total / state.pageSize));
-  const pageIds = rows.map((row, index) => refId(row) ?? String(index));
-  const allOnPage = pageIds.length > 0 && pageIds.every((id) => state.selected.includes(id));
+  const pageIds = useMemo(() => rows.map((row, index) => refId(row) ?? String(index)), [rows]);
+  const toggleRow = useCallback((id: string) => selection && dispatch({ type: 'toggleRow', id, strategy: selection, pageIds }), [dispatch, selection, pageIds]);
+  const allOnPage = state.allSelected || (pageIds.length > 0 && pageIds.every((id) => state.selected.includes(id)));
+  const someOnPage = !allOnPage && pageIds.some((id) => state.selected.includes(id));
+  const chosenRows = tableSelection(state, total);
 
   return (
     <div>
@@ -134,19 +143,37 @@ export function EntityTable(props: EntityTableProps) {
             <FilterInput filter={filter} field={field} value={state.filterValues[filter.field]} onChange={setFilter(dispatch)} />
           </Grid.Col>
         ))}
+        <Grid.Col span="content" ml="auto">
+          <ColumnChooser columns={allSpecs} hidden={chosen.hidden} onToggle={chosen.toggle} />
+        </Grid.Col>
       </Grid>
-      <Table.ScrollContainer minWidth={600}>
-        <Table striped highlightOnHover verticalSpacing="xs" aria-busy={props.loading}>
+      {selection && selection !== 'single' && (allOnPage || chosenRows) && (
+        <SelectionBar
+          selection={chosenRows}
+          strategy={selection}
+          pageRows={pageIds.length}
+          total={total}
+          allOnPage={allOnPage}
+          dispatch={dispatch}
+          actions={chosenRows && props.renderBulkActions ? props.renderBulkActions(chosenRows) : null}
+        />
+      )}
+      {/* The header stays in view while the rows scroll (sticky inside a container as tall as the window allows). */}
+      <Table.ScrollContainer minWidth={600} maxHeight="calc(100dvh - 12rem)">
+        <Table striped highlightOnHover stickyHeader verticalSpacing="xs" aria-busy={props.loading}>
           <Table.Thead>
             {table.getHeaderGroups().map((group) => (
               <Table.Tr key={group.id}>
                 {selection && (
                   <Table.Th w={40}>
-                    {selection === 'page' && (
-                      <Checkbox aria-label={t('crud.selectAll')} checked={allOnPage} onChange={() => dispatch({ type: 'togglePage', ids: pageIds })} />
-                    )}
-                    {selection === 'all' && (
-                      <Checkbox aria-label={t('crud.selectAll')} checked={state.allSelected} onChange={() => dispatch({ type: 'toggleAll' })} />
+                    {selection !== 'single' && (
+                      // Gmail's way: the header box takes the page; the bar above offers every matching row.
+                      <Checkbox
+                        aria-label={t('crud.selectPage')}
+                        checked={allOnPage}
+                        indeterminate={someOnPage}
+                        onChange={() => dispatch(state.allSelected ? { type: 'clearSelection' } : { type: 'togglePage', ids: pageIds })}
+                      />
                     )}
                   </Table.Th>
                 )}
@@ -207,7 +234,7 @@ export function EntityTable(props: EntityTableProps) {
       <Group justify="space-between" mt="sm">
         <Text size="sm" c="dimmed">
           {t('crud.total', { count: total })}
-          {state.selected.length > 0 && ` · ${t('crud.selected', { count: state.selected.length })}`}
+          {chosenRows && ` · ${t('crud.selected', { count: selectionCount(chosenRows) })}`}
         </Text>
         <Group gap="sm">
           <Text size="sm">{t('crud.rowsPerPage')}</Text>
@@ -233,6 +260,83 @@ export function EntityTable(props: EntityTableProps) {
     </div>
   );
 }
+
+/**
+ * The selection's count and scope above the table. With every row of the page ticked it offers
+ * every row matching the query (Gmail's banner); with those chosen, it says so and offers to clear.
+ */
+function SelectionBar(props: {
+  selection: TableSelection;
+  strategy: SelectionStrategy;
+  pageRows: number;
+  total: number;
+  allOnPage: boolean;
+  dispatch: (action: TableAction) => void;
+  actions: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { selection, dispatch } = props;
+  const matching = selection?.kind === 'matching';
+  const offerAll = props.strategy === 'all' && !matching && props.allOnPage && props.total > props.pageRows;
+  return (
+    <Paper withBorder p="xs" mb="sm" role="region" aria-label={t('crud.selection.region')} data-testid="selection-bar">
+      <Group justify="space-between" gap="xs">
+        <Group gap="xs">
+          <Text size="sm" fw={600} aria-live="polite">
+            {matching
+              ? t('crud.selection.allMatching', { count: props.total })
+              : offerAll
+                ? t('crud.selection.allOnPage', { count: selectionCount(selection) })
+                : t('crud.selected', { count: selectionCount(selection) })}
+          </Text>
+          {offerAll && (
+            <Anchor component="button" type="button" size="sm" onClick={() => dispatch({ type: 'toggleAll' })}>
+              {t('crud.selection.selectAllMatching', { count: props.total })}
+            </Anchor>
+          )}
+          <Anchor component="button" type="button" size="sm" onClick={() => dispatch({ type: 'clearSelection' })}>
+            {t('crud.selection.clear')}
+          </Anchor>
+        </Group>
+        <Group gap="xs">{props.actions}</Group>
+      </Group>
+    </Paper>
+  );
+}
+
+/** The column chooser: every column the user may see, ticked when shown. */
+const ColumnChooser = memo(function ColumnChooser(props: { columns: { name: string; label: string }[]; hidden: ReadonlySet<string>; onToggle: (name: string) => void }) {
+  const { t } = useTranslation();
+  const shown = props.columns.length - props.hidden.size;
+  return (
+    <Menu closeOnItemClick={false} position="bottom-end">
+      <Menu.Target>
+        <Button variant="default" leftSection={<IconColumns3 size={16} />} data-testid="column-chooser">
+          {t('crud.columns.menu')}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('crud.columns.title')}</Menu.Label>
+        {props.columns.map((column) => {
+          const visible = !props.hidden.has(column.name);
+          return (
+            <Menu.Item
+              key={column.name}
+              role="menuitemcheckbox"
+              aria-checked={visible}
+              // The last shown column stays: a table needs one.
+              disabled={visible && shown <= 1}
+              leftSection={visible ? <IconCheck size={14} aria-hidden /> : <span style={{ display: 'inline-block', width: 14 }} />}
+              onClick={() => props.onToggle(column.name)}
+            >
+              {t(column.label)}
+            </Menu.Item>
+          );
+        })}
+      </Menu.Dropdown>
+    </Menu>
+  );
+});
 
 const setFilterCache = new WeakMap<EntityTableProps['dispatch'], (field: string, value: unknown) => void>();
 /** A stable filter callback per dispatch, so memoised filter inputs do not re-render on every keystroke. */

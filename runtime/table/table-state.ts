@@ -31,7 +31,8 @@ export type TableAction =
   | { type: 'toggleSort'; field: string }
   | { type: 'setSearch'; search: string }
   | { type: 'setFilter'; field: string; value: unknown }
-  | { type: 'toggleRow'; id: string; strategy: SelectionStrategy }
+  /** `pageIds`: the rows shown, so unticking one row of "all matching" keeps the rest of the page. */
+  | { type: 'toggleRow'; id: string; strategy: SelectionStrategy; pageIds?: string[] }
   | { type: 'togglePage'; ids: string[] }
   | { type: 'toggleAll' }
   | { type: 'clearSelection' };
@@ -64,12 +65,16 @@ export function tableReducer(state: TableState, action: TableAction): TableState
     case 'toggleSort':
       return { ...state, sort: nextSort(state.sort, action.field) };
     case 'setSearch':
-      // Spec §4: changing the search resets to page 1.
-      return action.search === state.search ? state : { ...state, search: action.search, page: 1 };
+      // Spec §4: changing the search resets to page 1. The selection goes too: a bulk action acts
+      // on rows the user can see, never on rows chosen under another query.
+      return action.search === state.search ? state : { ...state, search: action.search, page: 1, selected: [], allSelected: false };
     case 'setFilter':
-      // A new filter narrows the result, so page N may no longer exist.
-      return { ...state, filterValues: { ...state.filterValues, [action.field]: action.value }, page: 1 };
+      // A new filter narrows the result, so page N may no longer exist (and the selection goes, as for a search).
+      return { ...state, filterValues: { ...state.filterValues, [action.field]: action.value }, page: 1, selected: [], allSelected: false };
     case 'toggleRow': {
+      if (state.allSelected && action.strategy !== 'single') {
+        return { ...state, allSelected: false, selected: (action.pageIds ?? []).filter((id) => id !== action.id) };
+      }
       const isSelected = state.selected.includes(action.id);
       if (action.strategy === 'single') return { ...state, selected: isSelected ? [] : [action.id], allSelected: false };
       return {
@@ -93,6 +98,18 @@ export function tableReducer(state: TableState, action: TableAction): TableState
     default:
       return state;
   }
+}
+
+/** What a bulk action acts on: the chosen rows, or every row matching the list's query. */
+export type TableSelection = { kind: 'ids'; ids: string[] } | { kind: 'matching'; count: number } | null;
+
+export function tableSelection(state: Pick<TableState, 'selected' | 'allSelected'>, total: number): TableSelection {
+  if (state.allSelected) return total > 0 ? { kind: 'matching', count: total } : null;
+  return state.selected.length > 0 ? { kind: 'ids', ids: state.selected } : null;
+}
+
+export function selectionCount(selection: TableSelection): number {
+  return selection === null ? 0 : selection.kind === 'ids' ? selection.ids.length : selection.count;
 }
 
 /** The filters to send: one per model filter with a value (serialisation drops empty ones). */

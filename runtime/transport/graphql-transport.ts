@@ -20,7 +20,7 @@ interface GraphqlErrorBody {
 }
 
 /** Entity actions with no GraphQL operation in the spec; they keep using the REST endpoint. */
-const REST_ONLY: ReadonlySet<EntityAction> = new Set(['import']);
+const REST_ONLY: ReadonlySet<EntityAction> = new Set(['import', 'bulkDelete']);
 
 /**
  * The GraphQL alternative of spec §1: the same typed providers, sending the generated documents to

@@ -99,6 +99,9 @@ export class RestTransport implements Transport, FileUploader {
       case 'delete':
         await this.call<unknown>({ method: 'DELETE', path: url('delete', { id: operation.params.id }), signal: operation.params.signal });
         return true as R;
+      case 'bulkDelete':
+        // One request may run up to MAX_BULK_DELETE deletes, each its own transaction.
+        return this.call<R>({ method: 'POST', path: url('bulkDelete'), json: operation.params.body, signal: operation.params.signal, timeout: REQUEST_TIMEOUTS.upload });
       case 'export': {
         const p = operation.params;
         const headers = p.headers ?? operation.entity.export.headers;

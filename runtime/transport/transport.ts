@@ -1,4 +1,5 @@
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
+import type { BulkDeleteRequest } from '../../contract/endpoints/bulk-delete.ts';
 import type { ExportQuery, FindQuery, ImportQuery, ListQuery, CallOptions } from '../providers/queries.ts';
 
 /**
@@ -15,6 +16,7 @@ export type EntityOperation =
   | { action: 'create'; entity: ClientEntityModel; params: { data: unknown } & CallOptions }
   | { action: 'update'; entity: ClientEntityModel; params: { id: string; data: unknown } & CallOptions }
   | { action: 'delete'; entity: ClientEntityModel; params: { id: string } & CallOptions }
+  | { action: 'bulkDelete'; entity: ClientEntityModel; params: { body: BulkDeleteRequest } & CallOptions }
   | { action: 'export'; entity: ClientEntityModel; params: ExportQuery }
   | { action: 'import'; entity: ClientEntityModel; params: ImportQuery };
 
