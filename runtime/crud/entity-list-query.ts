@@ -23,6 +23,14 @@ export function entityListParams(model: ClientEntityModel, table: TableState = i
 }
 
 /**
+ * How long a fetched list page is fresh. Without it the page's own query found the page the route
+ * entry had just prefetched already stale, and asked for it again: every list loaded twice on open.
+ * Writes through the console invalidate the list (a refetch whatever its age), so this only spares
+ * repeated reads of what was just read.
+ */
+export const LIST_FRESH_MS = 10_000;
+
+/**
  * The list request of a CRUD page. One definition for the page and for whoever prefetches its
  * first page (route entry, link hover), so both share one cache entry and one request.
  */
@@ -31,5 +39,6 @@ export function entityListQuery(model: ClientEntityModel, provider: AnyEntityPro
     queryKey: entityQueryKeys(model.name).list(params),
     queryFn: ({ signal }) => provider.paginate({ ...params, signal }),
     placeholderData: keepPreviousData,
+    staleTime: LIST_FRESH_MS,
   });
 }

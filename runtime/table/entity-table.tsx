@@ -1,6 +1,6 @@
 import { memo, useCallback, useMemo, type ReactNode } from 'react';
-import { Anchor, Button, Checkbox, Grid, Group, Menu, Pagination, Paper, Select, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconArrowsSort, IconCheck, IconColumns3, IconSearch } from '@tabler/icons-react';
+import { Anchor, Button, Checkbox, Grid, Group, Pagination, Paper, Popover, Select, Stack, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort, IconColumns3, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import {
   createColumnHelper, flexRender, rowPaginationFeature, rowSelectionFeature, rowSortingFeature, tableFeatures, useTable,
@@ -304,37 +304,36 @@ function SelectionBar(props: {
   );
 }
 
-/** The column chooser: every column the user may see, ticked when shown. */
+/** The column chooser: every column the user may see, as a checkbox ticked while it is shown. */
 const ColumnChooser = memo(function ColumnChooser(props: { columns: { name: string; label: string }[]; hidden: ReadonlySet<string>; onToggle: (name: string) => void }) {
   const { t } = useTranslation();
   const shown = props.columns.length - props.hidden.size;
   return (
-    <Menu closeOnItemClick={false} position="bottom-end">
-      <Menu.Target>
+    <Popover position="bottom-end" shadow="md" trapFocus>
+      <Popover.Target>
         <Button variant="default" leftSection={<IconColumns3 size={16} />} data-testid="column-chooser">
           {t('crud.columns.menu')}
         </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('crud.columns.title')}</Menu.Label>
-        {props.columns.map((column) => {
-          const visible = !props.hidden.has(column.name);
-          return (
-            <Menu.Item
-              key={column.name}
-              role="menuitemcheckbox"
-              aria-checked={visible}
-              // The last shown column stays: a table needs one.
-              disabled={visible && shown <= 1}
-              leftSection={visible ? <IconCheck size={14} aria-hidden /> : <span style={{ display: 'inline-block', width: 14 }} />}
-              onClick={() => props.onToggle(column.name)}
-            >
-              {t(column.label)}
-            </Menu.Item>
-          );
-        })}
-      </Menu.Dropdown>
-    </Menu>
+      </Popover.Target>
+      <Popover.Dropdown>
+        <Stack gap="xs" role="group" aria-label={t('crud.columns.title')}>
+          <Text size="sm" fw={600}>{t('crud.columns.title')}</Text>
+          {props.columns.map((column) => {
+            const visible = !props.hidden.has(column.name);
+            return (
+              <Checkbox
+                key={column.name}
+                label={t(column.label)}
+                checked={visible}
+                // The last shown column stays: a table needs one.
+                disabled={visible && shown <= 1}
+                onChange={() => props.onToggle(column.name)}
+              />
+            );
+          })}
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
   );
 });
 

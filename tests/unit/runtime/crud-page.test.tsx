@@ -56,7 +56,7 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     expect(screen.queryAllByRole('button', { name: 'Eliminar' })).toHaveLength(0);
     expect(screen.getAllByRole('button', { name: 'Editar' }).length).toBe(10);
     expect(screen.queryByRole('button', { name: 'Crear' })).toBeNull();
-  });
+  }, 15_000);
 
   it(':manage alone opens the list and offers create, view, edit and delete (the server\'s rule)', async () => {
     setup((permission) => permission === 'bottracestatus:manage');
@@ -110,7 +110,7 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     expect(provider.paginate.mock.calls.length).toBe(calls);
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, search: 'bot' }), { timeout: 5000 });
     expect(provider.paginate.mock.calls.filter(([query]) => String(query.search ?? '').length > 0 && query.search !== 'bot')).toHaveLength(0);
-  });
+  }, 15_000);
 
   it('changing the page size resets to page 1', async () => {
     const user = userEvent.setup();
@@ -121,7 +121,7 @@ describe('CrudPage list (spec §2, §4 Table)', () => {
     await user.click(screen.getAllByLabelText('Filas por página').find((element) => element.tagName === 'INPUT')!);
     await user.click(await screen.findByRole('option', { name: '20' }));
     await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, limit: 20 }));
-  });
+  }, 15_000);
 
   it('header clicks cycle the sort asc, desc, off; off is the manifest default again', async () => {
     const user = userEvent.setup();
