@@ -2,11 +2,13 @@ import type { FieldTypeDefinition } from './field-type-definition.ts';
 import { eachItem, toEnum, wrapped } from './convert-value.ts';
 import { listSchema, plainRecord } from './json-schema-fragments.ts';
 import { enumListCodec } from './csv-codecs.ts';
+import { isEnumList } from './value-checks.ts';
 
 export const arrayEnumType: FieldTypeDefinition = {
   name: 'array.enum',
   column: 'json',
   list: true,
+  isValue: isEnumList,
   typescript: { record: (f, w) => `${w.enumType(f)}[]`, input: (f, w) => `${w.enumType(f)}[]` },
   graphql: { output: (f, w) => `[${w.enumType(f)}!]`, input: (f, w) => `[${w.enumType(f)}!]` },
   jsonSchema: { input: (f, w) => listSchema(f, w.item(f, 'enum')), record: plainRecord },

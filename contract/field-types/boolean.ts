@@ -2,11 +2,13 @@ import type { FieldTypeDefinition } from './field-type-definition.ts';
 import { toBoolean } from './convert-value.ts';
 import { plainRecord } from './json-schema-fragments.ts';
 import { booleanCodec } from './csv-codecs.ts';
+import { isBooleanValue } from './value-checks.ts';
 
 export const booleanType: FieldTypeDefinition = {
   name: 'boolean',
   column: 'boolean',
   list: false,
+  isValue: isBooleanValue,
   typescript: { record: () => 'boolean', input: () => 'boolean' },
   graphql: { output: () => 'Boolean', input: () => 'Boolean' },
   jsonSchema: { input: () => ({ type: 'boolean' }), record: plainRecord },

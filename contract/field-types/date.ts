@@ -3,11 +3,13 @@ import { toDate } from './convert-value.ts';
 import { plainRecord } from './json-schema-fragments.ts';
 import { textCodec } from './csv-codecs.ts';
 import { dateForForm } from './prepare-values.ts';
+import { isTextValue } from './value-checks.ts';
 
 export const dateType: FieldTypeDefinition = {
   name: 'date',
   column: 'timestamp',
   list: false,
+  isValue: isTextValue,
   typescript: { record: () => 'string', input: () => 'string' },
   graphql: { output: () => 'String', input: () => 'String' },
   jsonSchema: { input: () => ({ type: 'string', format: 'date-time' }), record: plainRecord },

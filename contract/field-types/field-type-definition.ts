@@ -1,6 +1,7 @@
 import type { ColumnType, FieldModel, FieldType } from '../model/entity-model.ts';
 import type { Convert } from './convert-value.ts';
 import type { CsvCodec } from './csv-codecs.ts';
+import type { IsValue } from './value-checks.ts';
 import type { InputSchemaWriter, JsonSchema, RecordSchemaWriter } from './json-schema-fragments.ts';
 
 /**
@@ -50,6 +51,8 @@ export interface FieldTypeDefinition {
   column: ColumnType;
   /** The value is a list: never null (an unset list reads as []), not nullable in types and schemas. */
   list: boolean;
+  /** A JSON value of this type, before the field's rules (a manifest's `default` is checked with it). */
+  isValue: IsValue;
   /** TypeScript type of the value in a record and in an input (generator/emit/client/emit-types.ts). */
   typescript: { record: (field: FieldModel, writer: TypeWriter) => string; input: (field: FieldModel, writer: TypeWriter) => string };
   /** GraphQL type of the value in a record and in an input (generator/emit/graphql/emit-graphql.ts). */
@@ -79,7 +82,7 @@ export interface FieldTypeDefinition {
 
 /** Every facet a definition must declare (null is a declaration: "none"); checked when the registry loads. */
 export const FIELD_TYPE_FACETS = [
-  'name', 'column', 'list', 'typescript', 'graphql', 'jsonSchema', 'csv', 'cell', 'form', 'prepare', 'filter', 'convertsFrom',
+  'name', 'column', 'list', 'isValue', 'typescript', 'graphql', 'jsonSchema', 'csv', 'cell', 'form', 'prepare', 'filter', 'convertsFrom',
 ] as const satisfies readonly (keyof FieldTypeDefinition)[];
 
 // A facet added to the interface but not to the list above fails to compile here.

@@ -2,11 +2,13 @@ import type { FieldTypeDefinition } from './field-type-definition.ts';
 import { toText } from './convert-value.ts';
 import { plainRecord } from './json-schema-fragments.ts';
 import { textCodec } from './csv-codecs.ts';
+import { isTextValue } from './value-checks.ts';
 
 export const fileType: FieldTypeDefinition = {
   name: 'file',
   column: 'text',
   list: false,
+  isValue: isTextValue,
   typescript: { record: () => 'string', input: () => 'string' },
   graphql: { output: () => 'String', input: () => 'String' },
   jsonSchema: { input: () => ({ type: 'string', maxLength: 2048 }), record: plainRecord },

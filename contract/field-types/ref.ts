@@ -3,11 +3,13 @@ import { toText } from './convert-value.ts';
 import { refIdSchema } from './json-schema-fragments.ts';
 import { refCodec } from './csv-codecs.ts';
 import { refForForm } from './prepare-values.ts';
+import { isTextValue } from './value-checks.ts';
 
 export const refType: FieldTypeDefinition = {
   name: 'ref',
   column: 'text',
   list: false,
+  isValue: isTextValue,
   typescript: { record: (f, w) => w.refType(f), input: () => 'string' },
   graphql: { output: (f, w) => w.refType(f), input: () => 'ID' },
   jsonSchema: { input: () => refIdSchema(), record: (f, w) => ({ anyOf: [w.populatedRef(f), { type: 'null' }] }) },

@@ -3,6 +3,7 @@ import { toJsonPath } from './json-path.ts';
 import { visitFields, type PathSegments, type RuleContext } from './rule-context.ts';
 import type { LoadedManifest, Manifest, ManifestCondition, ManifestField } from '../model/manifest.ts';
 import { SYSTEM_FIELDS } from '../../contract/model/entity-model.ts';
+import { FIELD_TYPE_REGISTRY, fieldType } from '../../contract/field-types/field-types.ts';
 import { valueLabelsOf } from '../model/build-model.ts';
 import { nearestName, nearestNames } from './nearest-name.ts';
 
@@ -468,20 +469,10 @@ const propertiesFitType: ManifestRule = ({ manifests }) => {
 
 function defaultFits(field: ManifestField, value: unknown, enums: Record<string, string[]>): boolean {
   const values = field.values ?? (field.enum ? enums[field.enum] : undefined);
-  const isString = (x: unknown) => typeof x === 'string';
   if (field.storage === 'json') return true;
-  switch (field.type) {
-    case 'string': case 'longString': case 'password': case 'file': case 'date': case 'ref':
-      return isString(value);
-    case 'enum': return isString(value) && (!values || values.includes(value as string));
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'fullFile': case 'object': return value !== null && typeof value === 'object' && !Array.isArray(value);
-    case 'array.string': case 'array.ref': return Array.isArray(value) && value.every(isString);
-    case 'array.enum': return Array.isArray(value) && value.every((x) => isString(x) && (!values || values.includes(x)));
-    case 'array.number': return Array.isArray(value) && value.every((x) => typeof x === 'number');
-    case 'array.object': return Array.isArray(value) && value.every((x) => x !== null && typeof x === 'object');
-  }
+  // An unknown type is the meta-schema's to report (with the known names).
+  if (!Object.hasOwn(FIELD_TYPE_REGISTRY, field.type)) return true;
+  return fieldType(field.type).isValue(value, values ?? null);
 }
 
 /** A default value has the field's type (and is one of its values, for enums). */

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FIELD_TYPES, type FieldType } from '../../contract/model/entity-model.ts';
 import { FIELD_TYPE_REGISTRY, checkFieldTypeDefinition, fieldType } from '../../contract/field-types/field-types.ts';
@@ -141,21 +139,3 @@ describe('prepare for the edit form', () => {
   });
 });
 
-describe('layers', () => {
-  const sources = (dir: string): string[] =>
-    readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && /\.tsx?$/.test(e.name) && !e.parentPath.includes('generated'))
-      .map((e) => path.join(e.parentPath, e.name));
-  const imports = (file: string) => [...readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
-
-  it('contract/ imports no UI library, no Node-only module and no other layer', () => {
-    const offenders = sources('contract').flatMap((file) =>
-      imports(file).filter((from) => /^(react|react-dom|@mantine\/|@rjsf\/|node:)/.test(from) || /\.\.\/(\.\.\/)*(server|runtime|src|generator)\//.test(from)).map((from) => `${file}: ${from}`));
-    expect(offenders).toEqual([]);
-  });
-
-  it('nothing that runs (server, runtime, console, contract) imports generator/', () => {
-    const offenders = ['server', 'runtime', 'src', 'contract'].flatMap((dir) => sources(dir).flatMap((file) => imports(file).filter((from) => /(^|\/)generator\//.test(from)).map((from) => `${file}: ${from}`)));
-    expect(offenders).toEqual([]);
-  });
-});
