@@ -4,13 +4,14 @@ import { compression } from 'vite-plugin-compression2';
 import { prerenderSignIn } from './scripts/prerender-sign-in.ts';
 import { themeVariablesCss } from './scripts/theme-variables-css.ts';
 import { textsChunks } from './scripts/texts-chunks.ts';
+import { devLive } from './scripts/vite-dev-live.ts';
 
 const apiTarget = process.env.FORJA_API_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
 
 export default defineConfig({
   // Brotli and gzip copies beside every asset, served by the server (preCompressed) to browsers that
   // take them: the console's JavaScript and CSS travel at a fifth of their size, compressed once.
-  plugins: [react(), textsChunks(), themeVariablesCss(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }), prerenderSignIn()],
+  plugins: [react(), textsChunks(), themeVariablesCss(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }), prerenderSignIn(), devLive(apiTarget)],
   server: {
     port: Number(process.env.VITE_PORT ?? 5173),
     // The dev console talks to the API server started by `npm run dev` beside it.

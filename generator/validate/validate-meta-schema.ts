@@ -10,6 +10,16 @@ const addFormats = ((addFormatsPlugin as unknown as { default?: typeof addFormat
 
 /** Compiles the meta-schema once and checks manifests against it. */
 export function createMetaSchemaValidator(metaSchema: object): (source: ManifestSource) => ManifestIssue[] {
+  // Compiling it is the slowest step of a run: watch mode (`npm run dev`) reuses the last one
+  // while the meta-schema is the same.
+  const key = JSON.stringify(metaSchema);
+  if (lastCompiled?.key !== key) lastCompiled = { key, check: compileMetaSchema(metaSchema) };
+  return lastCompiled.check;
+}
+
+let lastCompiled: { key: string; check: (source: ManifestSource) => ManifestIssue[] } | null = null;
+
+function compileMetaSchema(metaSchema: object): (source: ManifestSource) => ManifestIssue[] {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true, verbose: true });
   addFormats(ajv);
   const validate = ajv.compile(metaSchema);

@@ -76,6 +76,20 @@ function formatsIn(schema: unknown, found = new Set<FormatName>()): FormatName[]
  * so the code's internal names depend on this form alone (adding an entity changes no other file).
  */
 export function emitFormValidator(entity: string, schema: JsonSchema): string {
+  // Compiling is most of a generator run; in watch mode (`npm run dev`) a save changes one
+  // entity, so each entity's last output is kept and reused while its schema is the same.
+  const key = JSON.stringify(schema);
+  const last = lastEmitted.get(entity);
+  if (last?.key === key) return last.code;
+  const code = compileFormValidator(entity, schema);
+  lastEmitted.set(entity, { key, code });
+  return code;
+}
+
+/** Per entity: its form schema (as JSON) and the module emitted for it. One entry per entity. */
+const lastEmitted = new Map<string, { key: string; code: string }>();
+
+function compileFormValidator(entity: string, schema: JsonSchema): string {
   // Only the formats the form uses, and no optimisation pass: the generator's time per entity
   // halves, and the code is as correct (the tests compare it with RJSF's own validator).
   const ajv = createFormAjv({ source: true, esm: true, lines: false, optimize: false }, true, formatsIn(schema));
