@@ -10,11 +10,12 @@ const RETRY_MS = 1000;
 
 /**
  * The console half of a live model change in `npm run dev` (scripts/dev-server.ts is the API half).
- * The generator rewrites several files of src/generated/ per save; left alone, Vite reloads the
- * page for each, and at once, while the API still serves the old model (a form with the new field
- * posting to a server that refuses it). Instead: changes to src/generated/ send nothing, and the
- * page reloads once, when the dev server's event stream (`/__forja-dev/events`) says the new model
- * serves. With no dev server to ask (the console against another API), it reloads after the burst.
+ * The generator rewrites several files of src/generated/ per save (and a new field brings its
+ * labels to locales/); left alone, Vite reloads the page for each, at once, while the API still
+ * serves the old model (a form with the new field posting to a server that refuses it). Instead:
+ * changes there send nothing, and the page reloads once, when the dev server's event stream
+ * (`/__forja-dev/events`) says the new model serves. With no dev server to ask (the console
+ * against another API), it reloads after the burst.
  */
 export function devLive(apiTarget: string): Plugin {
   let server: ViteDevServer | null = null;
@@ -25,7 +26,8 @@ export function devLive(apiTarget: string): Plugin {
   let burst: NodeJS.Timeout | undefined;
   let fallback: NodeJS.Timeout | undefined;
   let stopped = false;
-  let generatedDir = '';
+  /** What a model change rewrites: the generated modules and the texts (the API applies both). */
+  let modelDirs: string[] = [];
 
   function reload(why: string): void {
     clearTimeout(fallback);
@@ -74,7 +76,7 @@ export function devLive(apiTarget: string): Plugin {
     name: 'forja-dev-live',
     apply: 'serve',
     configResolved(config) {
-      generatedDir = path.join(config.root, 'src', 'generated') + path.sep;
+      modelDirs = [path.join(config.root, 'src', 'generated') + path.sep, path.join(config.root, 'locales') + path.sep];
     },
     configureServer(dev) {
       server = dev;
@@ -82,7 +84,7 @@ export function devLive(apiTarget: string): Plugin {
       dev.httpServer?.once('close', () => (stopped = true));
     },
     hotUpdate({ file }) {
-      if (this.environment.name !== 'client' || !path.normalize(file).startsWith(generatedDir)) return;
+      if (this.environment.name !== 'client' || !modelDirs.some((dir) => path.normalize(file).startsWith(dir))) return;
       pending = true;
       clearTimeout(burst);
       burst = setTimeout(() => {
