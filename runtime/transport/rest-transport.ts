@@ -28,6 +28,8 @@ export interface RestCall {
   body?: FormData;
   timeout?: number;
   signal?: AbortSignal;
+  /** Extra request headers (If-Match of the schema studio's save). */
+  headers?: Record<string, string>;
 }
 
 /** The record the upload endpoint returns (spec §3 "Uploaded file"). */
@@ -161,6 +163,7 @@ export class RestTransport implements Transport, FileUploader {
         body: call.body,
         timeout: call.timeout,
         signal: call.signal,
+        ...(call.headers ? { headers: call.headers } : {}),
       });
       if (response.status === 204) return undefined as R;
       const text = await response.text();

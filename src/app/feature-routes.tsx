@@ -26,4 +26,6 @@ export const featureRoutes: FeatureRoute[] = [
   { path: '/knowledge/:id', component: lazy(() => import('../knowledge/knowledge-page.tsx')), layout: 'default', auth: true, permissions: permissionsGranting(entityAccess.knowledge.permissions, 'view') },
   // Every signed-in user has jobs of their own; the server filters what each one sees.
   { path: '/jobs', component: lazy(() => import('../jobs/jobs-page.tsx')), layout: 'default', auth: true, permissions: null },
+  // Only under `npm run dev` or SCHEMA_STUDIO=true does the API behind it exist (the page says so otherwise).
+  { path: '/studio', component: lazy(() => import('../studio/studio-page.tsx')), layout: 'default', auth: true, permissions: ['schema:manage'] },
 ];

@@ -1,0 +1,44 @@
+import { memo, useMemo } from 'react';
+import Form from '@rjsf/core';
+import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
+// Templates only, as the CRUD forms (runtime/form/form-registry.ts): the theme's widget index pulls dayjs through an ESM-incompatible path.
+import MantineTemplates from '@rjsf/mantine/lib/templates/index.js';
+import { acceptAllValidator } from '../../runtime/form/form-validator.ts';
+import { formWidgets } from '../../runtime/form/form-registry.ts';
+
+export interface ManifestFormProps {
+  /** A part of the manifest meta-schema (the field definition, or the root without `fields`), with its $defs. */
+  schema: RJSFSchema;
+  value: Record<string, unknown>;
+  onChange: (value: Record<string, unknown>) => void;
+  /** The generator's messages at the properties they name (issue-errors.ts). */
+  errors: ErrorSchema;
+  idPrefix: string;
+}
+
+/**
+ * A form generated from the manifest meta-schema (manifests/manifest.schema.json), so a property
+ * added to the meta-schema appears here with no studio code. It checks nothing itself: the
+ * generator does, on the server, and its messages come back as `errors` (the meta-schema is
+ * not compiled in the browser, which the CSP would refuse).
+ */
+export const ManifestForm = memo(function ManifestForm({ schema, value, onChange, errors, idPrefix }: ManifestFormProps) {
+  const templates = useMemo(() => ({ ...MantineTemplates, ButtonTemplates: { ...MantineTemplates.ButtonTemplates, SubmitButton: () => null } }), []);
+  return (
+    <Form
+      schema={schema}
+      formData={value}
+      validator={acceptAllValidator}
+      templates={templates}
+      widgets={formWidgets}
+      idPrefix={idPrefix}
+      extraErrors={errors}
+      showErrorList={false}
+      noHtml5Validate
+      liveValidate={false}
+      // Defaults of the meta-schema are what the generator assumes anyway: not written into the manifest.
+      experimental_defaultFormStateBehavior={{ emptyObjectFields: 'skipDefaults', arrayMinItems: { populate: 'never' } }}
+      onChange={(event) => onChange((event.formData ?? {}) as Record<string, unknown>)}
+    />
+  );
+});
