@@ -23,3 +23,25 @@ export const FUNCTION_WORDS: Readonly<Partial<Record<Language, string>>> = {
   hi: 'का के की है हैं में से को और पर यह वह एक कि तो भी नहीं क्या कैसे कब कहां मैं मेरा मेरी आप हम था थे',
   vi: 'và của là có không được cho các những một trong với này đó thì để khi ở tôi bạn chúng gì nào sao',
 };
+
+/**
+ * Words that only shape a question ("how long", "wie lange", "how much"): no evidence that a chunk
+ * answers, so left out of the score like the function words, but not of detection (above), whose
+ * lists are balanced on purpose. Kept in the index and the rank, where they cost nothing.
+ */
+export const QUESTION_SHAPERS: Readonly<Partial<Record<Language, string>>> = {
+  en: 'long much many often',
+  de: 'lange viel viele oft',
+  fr: 'longtemps',
+  it: 'quanti quante quanta',
+  pt: 'quantos quantas quanta',
+  ro: 'mult multe câte câți',
+  ru: 'сколько долго',
+  el: 'πόσο πόσα πόσες πόσοι πόση',
+  tr: 'kaç',
+};
+
+/** What an analyzer leaves out of the score: function words and question shapers. */
+export function scoreStopWords(language: Language): string {
+  return `${FUNCTION_WORDS[language] ?? ''} ${QUESTION_SHAPERS[language] ?? ''}`.trim();
+}

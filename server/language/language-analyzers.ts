@@ -10,7 +10,7 @@ import { stemmer as romanian } from '@orama/stemmers/romanian';
 import { stemmer as russian } from '@orama/stemmers/russian';
 import { stemmer as turkish } from '@orama/stemmers/turkish';
 import { foldDiacritics, spanishTerms } from './spanish-analyzer.ts';
-import { FUNCTION_WORDS } from './function-words.ts';
+import { scoreStopWords } from './function-words.ts';
 
 /**
  * The languages retrieval analyses on its own terms (server/rag/README.md "Languages"). Any other
@@ -159,19 +159,19 @@ const spanish: LanguageAnalyzer = {
 /** Every language by its ISO 639-1 code; a missing code is a programming error, never a silent fallback. */
 export const LANGUAGE_ANALYZERS: Readonly<Record<Language, LanguageAnalyzer>> = {
   es: spanish,
-  en: snowballAnalyzer({ stem: english, stopWords: FUNCTION_WORDS.en!, fold: true }),
-  de: snowballAnalyzer({ stem: german, stopWords: FUNCTION_WORDS.de!, fold: true }),
-  fr: snowballAnalyzer({ stem: french, stopWords: FUNCTION_WORDS.fr!, fold: true }),
-  it: snowballAnalyzer({ stem: italian, stopWords: FUNCTION_WORDS.it!, fold: true }),
-  pt: snowballAnalyzer({ stem: portuguese, stopWords: FUNCTION_WORDS.pt!, fold: true }),
-  ro: snowballAnalyzer({ stem: romanian, stopWords: FUNCTION_WORDS.ro!, fold: true }),
-  ru: snowballAnalyzer({ stem: russian, stopWords: FUNCTION_WORDS.ru!, fold: true }),
-  tr: snowballAnalyzer({ stem: turkish, stopWords: FUNCTION_WORDS.tr!, fold: true, locale: 'tr' }),
-  ar: snowballAnalyzer({ stem: arabic, stopWords: FUNCTION_WORDS.ar!, fold: true }),
-  el: snowballAnalyzer({ stem: greek, stopWords: FUNCTION_WORDS.el!, fold: true }),
-  hi: snowballAnalyzer({ stem: hindi, stopWords: FUNCTION_WORDS.hi!, fold: false }),
+  en: snowballAnalyzer({ stem: english, stopWords: scoreStopWords('en'), fold: true }),
+  de: snowballAnalyzer({ stem: german, stopWords: scoreStopWords('de'), fold: true }),
+  fr: snowballAnalyzer({ stem: french, stopWords: scoreStopWords('fr'), fold: true }),
+  it: snowballAnalyzer({ stem: italian, stopWords: scoreStopWords('it'), fold: true }),
+  pt: snowballAnalyzer({ stem: portuguese, stopWords: scoreStopWords('pt'), fold: true }),
+  ro: snowballAnalyzer({ stem: romanian, stopWords: scoreStopWords('ro'), fold: true }),
+  ru: snowballAnalyzer({ stem: russian, stopWords: scoreStopWords('ru'), fold: true }),
+  tr: snowballAnalyzer({ stem: turkish, stopWords: scoreStopWords('tr'), fold: true, locale: 'tr' }),
+  ar: snowballAnalyzer({ stem: arabic, stopWords: scoreStopWords('ar'), fold: true }),
+  el: snowballAnalyzer({ stem: greek, stopWords: scoreStopWords('el'), fold: true }),
+  hi: snowballAnalyzer({ stem: hindi, stopWords: scoreStopWords('hi'), fold: false }),
   // Vietnamese marks distinguish words (ma, mà, má, mả, mã, mạ): never folded, no stemmer.
-  vi: snowballAnalyzer({ stem: null, stopWords: FUNCTION_WORDS.vi!, fold: false }),
+  vi: snowballAnalyzer({ stem: null, stopWords: scoreStopWords('vi'), fold: false }),
   zh: unspaced,
   ja: unspaced,
   ko: unspaced,

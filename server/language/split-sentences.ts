@@ -124,7 +124,7 @@ function isHeading(line: string, next: string): boolean {
     !ENDS_SENTENCE.test(line) &&
     !/[,]$/.test(line) &&
     line.split(/\s+/).length <= MAX_HEADING_WORDS &&
-    !/^\p{Ll}/u.test(next) &&
+    !/^[\p{Ll}\p{N}]/u.test(next) &&
     /\p{L}/u.test(line)
   );
 }

@@ -3,7 +3,7 @@ import { spanishMatchTerms, termsMatch, type SpanishTerm } from '../language/spa
 import { analyzerOf, isUnspacedTerm, type Language } from '../language/language-analyzers.ts';
 import { detectLanguage, detectLanguageOrNull } from '../language/detect-language.ts';
 import { splitSentences } from '../language/split-sentences.ts';
-import { BIGRAM_UNSEEN_SHARE, UNSEEN_WEIGHT } from '../rag/search/bm25-score.ts';
+import { UNSEEN_WEIGHT } from '../rag/search/bm25-score.ts';
 
 /**
  * Picks the sentences of ONE retrieved fragment that best answer a question, in their original
@@ -13,13 +13,13 @@ import { BIGRAM_UNSEEN_SHARE, UNSEEN_WEIGHT } from '../rag/search/bm25-score.ts'
  *
  * Score of a sentence = IDF-weighted question terms it contains + 0.3 x the same for its whole
  * fragment (so a sentence under a matching heading still counts). The fragment of the best
- * sentence answers; its sentences scoring under half the best are left out: padding an answer with
- * weakly related text makes it worse.
+ * sentence answers, alone; its sentences scoring under half the best are left out: padding an
+ * answer with weakly related text makes it worse.
  *
  * Coverage (0..1) of the chosen sentences, as the retrieval score counts it (bm25-score.ts) but
- * without corpus statistics: found question words / (found + UNSEEN_WEIGHT x missing ones), a
- * missing character bigram counting BIGRAM_UNSEEN_SHARE of a word. The offline provider answers
- * only at MIN_ANSWER_COVERAGE or more.
+ * without corpus statistics: found question words / (found + UNSEEN_WEIGHT x missing ones), words
+ * of unspaced scripts by their characters (coverageOf). The offline provider answers only at
+ * MIN_ANSWER_COVERAGE or more.
  */
 export interface ExtractOptions {
   maxSentences?: number;
@@ -144,6 +144,7 @@ export function extractAnswer(question: string, fragments: readonly LlmFragment[
         a.order - b.order,
     );
   if (ranked.length === 0) return null;
+  // The fragment of the best sentence answers (ties: the better-retrieved fragment).
   const best = ranked[0];
   const floor = best.score * KEEP_RATIO;
   const seen = new Set<string>();
@@ -162,18 +163,41 @@ export function extractAnswer(question: string, fragments: readonly LlmFragment[
   return {
     sentences: chosen.map((c) => truncate(c.text, maxChars)),
     fragmentIndex: best.fragmentIndex,
-    coverage: coverageOf(terms, covered),
+    coverage: coverageOf(question, terms, covered),
   };
 }
 
-/** Found question words against found + UNSEEN_WEIGHT x missing ones (a bigram: a share of a word). */
-function coverageOf(terms: readonly MatchTerm[], mask: number): number {
+/**
+ * Found question words against found + UNSEEN_WEIGHT x missing ones. Words of unspaced scripts are
+ * counted by their characters (two to a word), covered when a matched bigram holds them: the
+ * bigrams that straddle two words ("てく", "ださ" of "教えてください") match by chance, characters
+ * of real words do not.
+ */
+function coverageOf(question: string, terms: readonly MatchTerm[], mask: number): number {
   let found = 0;
   let missing = 0;
+  const bigrams: string[] = [];
   terms.forEach((term, i) => {
-    if ((mask >> i) & 1) found++;
-    else missing += term.bigram ? BIGRAM_UNSEEN_SHARE : 1;
+    const hit = ((mask >> i) & 1) === 1;
+    if (term.bigram) {
+      if (hit) bigrams.push(term.keys[0]);
+    } else if (hit) found++;
+    else missing++;
   });
+  const text = question.normalize('NFC').toLowerCase();
+  const covered = new Uint8Array(text.length);
+  for (const bigram of bigrams) {
+    for (let at = text.indexOf(bigram); at >= 0; at = text.indexOf(bigram, at + 1)) covered.fill(1, at, at + bigram.length);
+  }
+  let characters = 0;
+  let coveredCharacters = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!isUnspacedTerm(text[i]) || !/\p{L}/u.test(text[i])) continue;
+    characters++;
+    coveredCharacters += covered[i];
+  }
+  found += coveredCharacters / 2;
+  missing += (characters - coveredCharacters) / 2;
   return found === 0 ? 0 : found / (found + UNSEEN_WEIGHT * missing);
 }
 

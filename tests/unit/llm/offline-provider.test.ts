@@ -99,6 +99,60 @@ describe('OfflineProvider', () => {
     await expect(offline.complete({ ...ask('devoluciones'), signal: controller.signal })).rejects.toBeInstanceOf(LlmError);
   });
 
+  it('answers from ONE fragment, in its order, and says which (never sentences of different sources run together)', async () => {
+    for (const question of ['¿Cuánto tarda el envío y cuál es el horario de atención?', '¿Cuánto tardan los envíos nacionales?', '¿Cuál es vuestro horario de atención?']) {
+      const result = await offline.complete(ask(question));
+      expect(result.usedFragments, question).toHaveLength(1);
+      const used = fragments[result.usedFragments![0]];
+      const others = fragments.filter((f) => f !== used);
+      for (const sentence of result.text.split(/(?<=\.)\s+/)) {
+        expect(used.content, question).toContain(sentence);
+        for (const other of others) expect(other.content).not.toContain(sentence);
+      }
+    }
+  });
+
+  it('keeps abbreviations, decimals and PDF line breaks inside the quoted sentence', async () => {
+    const pdf: LlmFragment[] = [
+      { source: 'tienda.pdf', score: 0.8, content: 'Nuestra tienda está en la Avda. de la Constitución 5, en el centro. El\naparcamiento cuesta 1.5 euros la hora y es gratis para\nclientes con ticket.' },
+      { source: 'store.pdf', score: 0.7, content: 'Our store is at 5 St. Mark Street, next to the station. Parking costs 2.5 euros per hour.' },
+    ];
+    expect((await offline.complete(ask('¿Cuánto cuesta el aparcamiento?', { fragments: pdf }))).text).toBe(
+      'El aparcamiento cuesta 1.5 euros la hora y es gratis para clientes con ticket.',
+    );
+    expect((await offline.complete(ask('¿Dónde está la tienda?', { fragments: pdf }))).text).toBe('Nuestra tienda está en la Avda. de la Constitución 5, en el centro.');
+    expect((await offline.complete(ask('Where is your store?', { fragments: pdf.slice(1) }))).text).toBe('Our store is at 5 St. Mark Street, next to the station.');
+  });
+
+  it('answers in the fragment language: English, German, Chinese, Thai', async () => {
+    const cases: Array<[string, string, string]> = [
+      ['How long is the warranty?', 'All devices have a two-year warranty. Shipping is free over 50 euros.', 'All devices have a two-year warranty.'],
+      ['Wie lange gilt die Garantie?', 'Alle Geräte haben zwei Jahre Garantie. Der Versand ist ab 50 Euro kostenlos.', 'Alle Geräte haben zwei Jahre Garantie.'],
+      ['保修期是多久？', '所有设备都有两年保修期。订单满50欧元免运费。', '所有设备都有两年保修期。'],
+      ['รับประกันกี่ปี', 'อุปกรณ์ทุกชิ้นมีการรับประกันสองปี จัดส่งฟรีเมื่อสั่งซื้อเกิน 50 ยูโร', 'อุปกรณ์ทุกชิ้นมีการรับประกันสองปี'],
+    ];
+    for (const [question, content, want] of cases) {
+      const result = await offline.complete(ask(question, { fragments: [{ source: 'x', score: 0.9, content }] }));
+      expect(result.text, question).toBe(want);
+      expect(result.usedFragments).toEqual([0]);
+    }
+  });
+
+  it('gives the fallback when the best fragment covers too little of the question, whatever its retrieval score', async () => {
+    const cases: Array<[string, string]> = [
+      ['¿Cuántos minutos hay que hervir un huevo para que quede duro?', 'Los envíos nacionales tardan entre 2 y 4 días. El huevo de pascua es un regalo.'],
+      ['Who won the 2010 football World Cup?', 'We won an award in 2019 for our customer service.'],
+      ['Wer hat die Mona Lisa gemalt?', 'Wir haben die Filiale 2020 neu gemalt und eröffnet.'],
+      ['シーフードパエリアの作り方を教えてください。', 'パスワードをお忘れの場合は、メールアドレスを入力してください。'],
+      ['내일 서울에 비가 올까요?', '50유로 이상 주문은 배송비가 무료입니다.'],
+    ];
+    for (const [question, content] of cases) {
+      const result = await offline.complete(ask(question, { fragments: [{ source: 'x', score: 1, content }], fallback: 'Sin datos.' }));
+      expect(result.text, question).toBe('Sin datos.');
+      expect(result.usedFragments).toEqual([]);
+    }
+  });
+
   it('cuts an unpunctuated wall of text at a word boundary', async () => {
     const wall = `devoluciones ${'palabra '.repeat(400)}`.trim();
     const result = await offline.complete(ask('devoluciones', { fragments: [{ source: 'x', score: 1, content: wall }] }));
