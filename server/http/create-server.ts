@@ -3,7 +3,6 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyMultipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyCors from '@fastify/cors';
 import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import { loadEnvironmentDefaults, loadFeatureConfig, type EnvironmentDefaults, type ServerConfig } from '../config.ts';
@@ -38,7 +37,7 @@ import { registerBoundedJsonParser } from './bounded-json.ts';
 import { boundPublicRoutes } from './public-route-bounds.ts';
 import { rejectUnusableInput } from './reject-nul-bytes.ts';
 import type { ContextResolver, RequestContext } from './request-context.ts';
-import { securityHeaders } from './security-headers.ts';
+import { registerSecurityHeaders } from './security-headers.ts';
 import { tooManyRequests } from './too-many-requests.ts';
 import { registerConsole } from './serve-console.ts';
 import { serverFeatures } from './server-features.ts';
@@ -163,7 +162,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   registerBoundedJsonParser(app);
   boundPublicRoutes(app, { enforce, anonymousPerMinute: identityConfig.rateLimits.anonymous ?? DEFAULT_ANONYMOUS_PER_MINUTE });
 
-  await app.register(fastifyHelmet, securityHeaders());
+  registerSecurityHeaders(app);
   // Closed unless CORS_ORIGINS names the origins (or '*') allowed to call the API from a browser.
   const origins = identityConfig.corsOrigins;
   await app.register(fastifyCors, { origin: origins.includes('*') ? true : origins.length > 0 ? origins : false });

@@ -26,12 +26,6 @@ export interface GracefulClose {
   readonly cut: { requests: readonly CutRequest[]; connections: number };
 }
 
-interface InFlight {
-  request: IncomingMessage;
-  response: ServerResponse;
-  started: number;
-}
-
 /**
  * Bounds `app.close()`. Node's server.close() closes only the keep-alive connections idle at that
  * moment and then waits for every other one to end. A response that was still being written then
@@ -46,7 +40,9 @@ interface InFlight {
  * Must be registered before any other preClose hook (the job queue's waits up to 5 s for its jobs).
  */
 export function registerGracefulClose(app: FastifyInstance, options: { graceMs: number }): GracefulClose {
-  const inFlight = new Set<InFlight>();
+  // Response -> when its request arrived. One shared 'close' listener and no object per request:
+  // this runs on every request (a once() wrapper per response showed in the request path's profile).
+  const inFlight = new Map<ServerResponse, number>();
   const sockets = new Set<Socket>();
   const shutdown = new AbortController();
   let cut: GracefulClose['cut'] = { requests: [], connections: 0 };
@@ -62,28 +58,29 @@ export function registerGracefulClose(app: FastifyInstance, options: { graceMs: 
   });
   // The server's own 'request' event (not a Fastify hook): it also sees hijacked replies and
   // requests Fastify answers itself (404, 503 while closing).
-  app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const entry: InFlight = { request, response, started: Date.now() };
-    inFlight.add(entry);
+  function finished(this: ServerResponse): void {
+    inFlight.delete(this);
+    if (!closing) return;
+    // Its connection is idle once the request body (if any is still arriving) has been read.
+    if (this.req.complete) closeIdle();
+    else this.req.once('end', closeIdle);
+  }
+  app.server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    inFlight.set(response, Date.now());
     if (closing && !response.headersSent) response.setHeader('connection', 'close');
-    response.once('close', () => {
-      inFlight.delete(entry);
-      if (!closing) return;
-      // Its connection is idle once the request body (if any is still arriving) has been read.
-      if (request.complete) closeIdle();
-      else request.once('end', closeIdle);
-    });
+    // 'close' is emitted once per response.
+    response.on('close', finished);
   });
 
   app.addHook('preClose', async () => {
     closing = true;
     shutdown.abort(new Error('The server is shutting down'));
-    for (const { response } of inFlight) if (!response.headersSent) response.setHeader('connection', 'close');
+    for (const response of inFlight.keys()) if (!response.headersSent) response.setHeader('connection', 'close');
     cut = { requests: [], connections: 0 };
     graceTimer = setTimeout(() => {
       const now = Date.now();
       // The path only: a query may hold a credential (an export link's signature).
-      const requests = [...inFlight].map(({ request, started }) => ({ method: request.method ?? '?', url: (request.url ?? '?').split('?')[0], elapsedMs: now - started }));
+      const requests = [...inFlight].map(([{ req }, started]) => ({ method: req.method ?? '?', url: (req.url ?? '?').split('?')[0], elapsedMs: now - started }));
       cut = { requests, connections: sockets.size };
       if (sockets.size > 0) {
         app.log.warn(

@@ -29,13 +29,15 @@ export interface SpawnOptions {
   port?: number;
   /** Node arguments that start the server (default: the TypeScript sources through tsx). */
   entry?: string[];
+  /** Working directory of the server (default: this checkout; the A/B bench runs other commits' trees). */
+  cwd?: string;
 }
 
 export async function spawnServer(options: SpawnOptions): Promise<ChildServer> {
   const port = options.port ?? (await freePort());
   let output = '';
   const child = spawn(process.execPath, options.entry ?? ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '/usr/bin:/bin',
       HOME: process.env.HOME ?? '/tmp',
