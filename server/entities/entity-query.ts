@@ -1,5 +1,6 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { compileShape } from '../db/compiled-shapes.ts';
 import { containsPattern } from '../db/sql-dialect.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import type { ListQuery } from './list-query.ts';
@@ -15,17 +16,85 @@ export interface RecordScope {
 
 type EB = ExpressionBuilder<any, any>;
 
-/** WHERE conditions for scope + search + filters, as one list to AND together. */
-export function listConditions(database: Database, runtime: EntityRuntime, scope: RecordScope, query: Pick<ListQuery, 'search' | 'filters'>) {
-  return (eb: EB): Expression<SqlBool> => {
-    const parts: Expression<SqlBool>[] = scopeConditions(runtime, scope, eb);
-    const searchFields = runtime.model.searchFields;
-    // An entity without search fields ignores the search box rather than matching nothing.
-    if (query.search && searchFields.length > 0) {
-      const pattern = containsPattern(query.search);
-      parts.push(eb.or(searchFields.map((field) => database.dialect.containsInsensitive(field, pattern))));
+const runtimeKeys = new WeakMap<EntityRuntime, string>();
+let nextRuntime = 0;
+
+/**
+ * A runtime's part of a shape key: its identity, not its table name. A manifest applied to the
+ * running server (npm run dev) builds new runtimes whose columns may differ.
+ */
+export function runtimeKey(runtime: EntityRuntime): string {
+  let key = runtimeKeys.get(runtime);
+  if (key === undefined) runtimeKeys.set(runtime, (key = `${runtime.table}#${nextRuntime++}`));
+  return key;
+}
+
+/**
+ * A list query reduced to its shape and its values: `key` names everything that changes the SQL
+ * (compiled-shapes.ts caches one compiled query per key), `values` are the values in slot order,
+ * and the slot numbers say where each goes. -1: not part of this query.
+ */
+interface ListPlan {
+  key: string;
+  values: unknown[];
+  tenant: number;
+  owner: number;
+  record: number;
+  /** The search pattern's slot (one pattern for every search field). */
+  search: number;
+  /** Per filter, the slots of its value(s). */
+  filters: { filter: ParsedFilter; slots: number[] }[];
+  limit: number;
+  offset: number;
+}
+
+function listPlan(database: Database, runtime: EntityRuntime, scope: RecordScope, query: Pick<ListQuery, 'search' | 'filters'> & Partial<ListQuery>): ListPlan {
+  const values: unknown[] = [];
+  const slot = (value: unknown) => values.push(value) - 1;
+  let key = runtimeKey(runtime);
+  const tenant = runtime.tenantColumn && scope.tenantId !== null ? slot(scope.tenantId) : -1;
+  const owner = runtime.ownerColumn && scope.ownerId !== null ? slot(scope.ownerId) : -1;
+  const record = typeof scope.recordId === 'string' ? slot(scope.recordId) : -1;
+  key += `|s${tenant >= 0 ? 't' : ''}${owner >= 0 ? 'o' : ''}${record >= 0 ? 'r' : ''}`;
+  // An entity without search fields ignores the search box rather than matching nothing.
+  const search = query.search && runtime.model.searchFields.length > 0 ? slot(containsPattern(query.search)) : -1;
+  if (search >= 0) key += '|q';
+  const filters = query.filters.map((filter) => {
+    const { column, operator, value } = filter;
+    const type = runtime.columns.get(column)?.type ?? 'text';
+    const encode = (v: unknown) => database.dialect.encode(type === 'json' ? 'text' : type, v);
+    let slots: number[];
+    if (filter.list) {
+      slots = (Array.isArray(value) ? value : [value]).map((v) => slot(typeof v === 'boolean' ? (v ? 1 : 0) : v));
+    } else if (operator === 'in' || operator === 'nin') {
+      slots = (value as unknown[]).map((v) => slot(encode(v)));
+    } else {
+      slots = [slot(operator === 'like' ? containsPattern(String(value)) : encode(value))];
     }
-    for (const filter of query.filters) parts.push(filterCondition(database, runtime, filter, eb));
+    key += `|f${column}:${operator}:${filter.list ? 'l' : ''}${slots.length}`;
+    return { filter, slots };
+  });
+  return { key, values, tenant, owner, record, search, filters, limit: -1, offset: -1 };
+}
+
+/** The scope's conditions of a plan (as scopeConditions gives them for values). */
+function scopeParts(runtime: EntityRuntime, plan: ListPlan, v: (slot: number) => unknown, eb: EB): Expression<SqlBool>[] {
+  const parts: Expression<SqlBool>[] = [];
+  if (plan.tenant >= 0) parts.push(eb(runtime.tenantColumn!, '=', v(plan.tenant)));
+  if (plan.owner >= 0) parts.push(eb(runtime.ownerColumn!, '=', v(plan.owner)));
+  if (plan.record >= 0) parts.push(eb('_id', '=', v(plan.record)));
+  return parts;
+}
+
+/** WHERE conditions for scope + search + filters of a plan, with `v(slot)` for each value, as one list to AND together. */
+function planConditions(database: Database, runtime: EntityRuntime, plan: ListPlan, v: (slot: number) => unknown) {
+  return (eb: EB): Expression<SqlBool> => {
+    const parts = scopeParts(runtime, plan, v, eb);
+    if (plan.search >= 0) {
+      const pattern = v(plan.search) as string;
+      parts.push(eb.or(runtime.model.searchFields.map((field) => database.dialect.containsInsensitive(field, pattern))));
+    }
+    for (const { filter, slots } of plan.filters) parts.push(filterCondition(database, filter, slots.map(v), eb));
     return eb.and(parts);
   };
 }
@@ -38,35 +107,34 @@ export function scopeConditions(runtime: EntityRuntime, scope: RecordScope, eb: 
   return parts;
 }
 
-function filterCondition(database: Database, runtime: EntityRuntime, filter: ParsedFilter, eb: EB): Expression<SqlBool> {
-  const { column, operator, value } = filter;
-  const type = runtime.columns.get(column)?.type ?? 'text';
-  const encode = (v: unknown) => database.dialect.encode(type === 'json' ? 'text' : type, v);
+/** One filter's condition; `values` are its value(s) already encoded (listPlan). */
+function filterCondition(database: Database, filter: ParsedFilter, values: unknown[], eb: EB): Expression<SqlBool> {
+  const { column, operator } = filter;
   if (filter.list) {
-    const values = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === 'boolean' ? (v ? 1 : 0) : v));
     const contains = database.dialect.jsonArrayContainsAny(column, values);
     return operator === 'eq' || operator === 'in' ? contains : eb.not(contains);
   }
+  const [value] = values;
   switch (operator) {
     case 'eq':
-      return eb(column, '=', encode(value));
+      return eb(column, '=', value);
     // ne / nin keep rows where the field is empty: "not X" includes "nothing".
     case 'ne':
-      return eb.or([eb(column, '!=', encode(value)), eb(column, 'is', null)]);
+      return eb.or([eb(column, '!=', value), eb(column, 'is', null)]);
     case 'in':
-      return eb(column, 'in', (value as unknown[]).map(encode));
+      return eb(column, 'in', values);
     case 'nin':
-      return eb.or([eb(column, 'not in', (value as unknown[]).map(encode)), eb(column, 'is', null)]);
+      return eb.or([eb(column, 'not in', values), eb(column, 'is', null)]);
     case 'gt':
-      return eb(column, '>', encode(value));
+      return eb(column, '>', value);
     case 'gte':
-      return eb(column, '>=', encode(value));
+      return eb(column, '>=', value);
     case 'lt':
-      return eb(column, '<', encode(value));
+      return eb(column, '<', value);
     case 'lte':
-      return eb(column, '<=', encode(value));
+      return eb(column, '<=', value);
     case 'like':
-      return database.dialect.containsInsensitive(column, containsPattern(String(value)));
+      return database.dialect.containsInsensitive(column, value as string);
     default: {
       const never: never = operator;
       throw new Error(`Unhandled filter operator ${String(never)}`);
@@ -87,10 +155,34 @@ export function selectList(
   columns: readonly string[],
   options: { storageOrder?: boolean } = {},
 ) {
+  const plan = listPlan(database, runtime, scope, query);
+  return buildSelect(database, runtime, plan, query, columns, options, (slot) => plan.values[slot]);
+}
+
+/** selectList compiled, through the cache of compiled shapes (the page and find of every list request). */
+export function compileSelectList(database: Database, runtime: EntityRuntime, scope: RecordScope, query: ListQuery, columns: readonly string[]) {
+  const plan = listPlan(database, runtime, scope, query);
+  if (query.limit > 0) {
+    plan.limit = plan.values.push(query.limit) - 1;
+    plan.offset = plan.values.push(query.offset) - 1;
+  }
+  const key = `${plan.key}|c${columns === runtime.selectColumns ? '*' : columns.join(',')}|o${query.orderBy ?? ''}:${query.order}|l${plan.limit >= 0 ? 1 : 0}`;
+  return compileShape(database, key, plan.values, (v) => buildSelect(database, runtime, plan, query, columns, {}, v));
+}
+
+function buildSelect(
+  database: Database,
+  runtime: EntityRuntime,
+  plan: ListPlan,
+  query: ListQuery,
+  columns: readonly string[],
+  options: { storageOrder?: boolean },
+  v: (slot: number) => unknown,
+) {
   let select = database.kysely
     .selectFrom(runtime.table)
     .select(columns as string[])
-    .where(listConditions(database, runtime, scope, query));
+    .where(planConditions(database, runtime, plan, v));
   const ordered = !(options.storageOrder && !query.orderBy);
   if (ordered && query.orderBy) {
     // _id is never NULL: a NULLS clause would only stop the primary key from giving the order.
@@ -99,13 +191,33 @@ export function selectList(
       : select.orderBy(query.orderBy, query.order);
   }
   if (ordered && query.orderBy !== '_id') select = select.orderBy('_id', query.order);
-  if (query.limit > 0) select = select.limit(query.limit).offset(query.offset);
+  if (query.limit > 0) {
+    select = plan.limit >= 0
+      ? select.limit(v(plan.limit) as number).offset(v(plan.offset) as number)
+      : select.limit(query.limit).offset(query.offset);
+  }
   return select;
 }
 
-export function countList(database: Database, runtime: EntityRuntime, scope: RecordScope, query: ListQuery) {
-  return database.kysely
-    .selectFrom(runtime.table)
-    .select((eb) => eb.fn.countAll<number>().as('total'))
-    .where(listConditions(database, runtime, scope, query));
+/** The total of a list query, compiled through the cache of compiled shapes. */
+export function compileCountList(database: Database, runtime: EntityRuntime, scope: RecordScope, query: ListQuery) {
+  const plan = listPlan(database, runtime, scope, query);
+  return compileShape(database, `${plan.key}|count`, plan.values, (v) =>
+    database.kysely
+      .selectFrom(runtime.table)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where(planConditions(database, runtime, plan, v)),
+  );
+}
+
+/** One record by id within a scope (GET by id, update, delete), compiled through the cache of compiled shapes. */
+export function compileSelectById(database: Database, runtime: EntityRuntime, scope: RecordScope, id: string, columns: readonly string[]) {
+  const plan = listPlan(database, runtime, scope, { search: null, filters: [] });
+  const idSlot = plan.values.push(id) - 1;
+  return compileShape(database, `${plan.key}|id|c${columns === runtime.selectColumns ? '*' : columns.join(',')}`, plan.values, (v) =>
+    database.kysely
+      .selectFrom(runtime.table)
+      .select(columns as string[])
+      .where((eb) => eb.and([eb('_id', '=', v(idSlot)), ...scopeParts(runtime, plan, v, eb)])),
+  );
 }

@@ -3,7 +3,7 @@ import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError, notFound, validationError, type InputError } from '../http/http-error.ts';
 import { hasPermission, type RequestContext } from '../http/request-context.ts';
-import { countList, scopeConditions, selectList, type RecordScope } from './entity-query.ts';
+import { compileCountList, compileSelectById, compileSelectList, scopeConditions, type RecordScope } from './entity-query.ts';
 import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
 import { isBlank } from './entity-validator.ts';
 import { MAX_LIMIT, type ListQuery } from './list-query.ts';
@@ -136,8 +136,8 @@ export class EntityService {
     const runtime = this.runtime(entity);
     const scope = this.scopeFor(runtime, context);
     const [rows, total] = await Promise.all([
-      this.database.all(selectList(this.database, runtime, scope, query, runtime.selectColumns).compile()),
-      this.count(countList(this.database, runtime, scope, query).compile()),
+      this.database.all(compileSelectList(this.database, runtime, scope, query, runtime.selectColumns)),
+      this.count(compileCountList(this.database, runtime, scope, query)),
     ]);
     return { items: await this.toRecords(runtime, rows, context), total };
   }
@@ -161,9 +161,7 @@ export class EntityService {
 
   async find(entity: string, context: RequestContext, query: ListQuery, options: ReadOptions = {}): Promise<EntityRecord[]> {
     const runtime = this.runtime(entity);
-    const rows = await this.database.all(
-      selectList(this.database, runtime, this.scopeFor(runtime, context), query, runtime.selectColumns).compile(),
-    );
+    const rows = await this.database.all(compileSelectList(this.database, runtime, this.scopeFor(runtime, context), query, runtime.selectColumns));
     return this.toRecords(runtime, rows, context, options);
   }
 
@@ -430,13 +428,7 @@ export class EntityService {
   }
 
   private async loadRow(runtime: EntityRuntime, scope: RecordScope, id: string) {
-    return this.database.first(
-      this.database.kysely
-        .selectFrom(runtime.table)
-        .select(runtime.selectColumns)
-        .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(runtime, scope, eb)]))
-        .compile(),
-    );
+    return this.database.first(compileSelectById(this.database, runtime, scope, id, runtime.selectColumns));
   }
 
   /** Ref ids in the input that point at no record the caller can see. */

@@ -1,4 +1,6 @@
+import { compileShape } from '../db/compiled-shapes.ts';
 import type { Database } from '../db/database.ts';
+import { runtimeKey } from './entity-query.ts';
 import { decodeRow } from './record-codec.ts';
 import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
 
@@ -65,7 +67,11 @@ export async function loadByIds(database: Database, runtime: EntityRuntime, ids:
   const byId = new Map<string, Record<string, unknown>>();
   for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
     const chunk = ids.slice(start, start + IDS_PER_QUERY);
-    const rows = await database.all(database.kysely.selectFrom(runtime.table).select(columns).where('_id', 'in', chunk).compile());
+    const rows = await database.all(
+      compileShape(database, `${runtimeKey(runtime)}|ids:${chunk.length}|c${columns.join(',')}`, chunk, (v) =>
+        database.kysely.selectFrom(runtime.table).select(columns).where('_id', 'in', chunk.map((_, i) => v(i))),
+      ),
+    );
     for (const row of rows) byId.set(String(row._id), decodeRow(runtime, database.dialect, row));
   }
   return byId;
