@@ -40,6 +40,8 @@ export interface AbOptions {
   /** Seconds of load per figure, per server, per round. */
   seconds: number;
   connections: number;
+  /** Seconds of warm-up load per figure and side before the rounds (0: none). */
+  warmSeconds: number;
   log?: (line: string) => void;
   /**
    * Where the commits' worktrees are kept between runs (a commit whose package-lock differs costs
@@ -302,8 +304,8 @@ export async function abCompare(options: AbOptions): Promise<AbResult> {
       ['page + status filter', statusIds.map((s) => q({ ...page, filters: `status;eq;${s}` }))],
       ['page + search', ['refund', 'billing', 'login'].map((word) => q({ ...page, search: word }))],
     ];
-    const warm = { ...options, seconds: Math.min(options.seconds, 2) };
-    for (const side of sides) for (const [, paths] of loads) await loadOnce(side, paths, warm);
+    const warm = { ...options, seconds: options.warmSeconds };
+    if (warm.seconds > 0) for (const side of sides) for (const [, paths] of loads) await loadOnce(side, paths, warm);
 
     const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(' ');
     const samples = new Map<string, { a: Sample[]; b: Sample[] }>();
