@@ -16,6 +16,6 @@ export const arrayEnumType: FieldTypeDefinition = {
   cell: 'chips',
   form: { widget: 'select', field: null },
   prepare: null,
-  filter: { scalar: 'string', textual: false, enumValues: true },
+  filter: { scalar: 'string', textual: false, enumValues: true, defaultOperator: 'eq' },
   convertsFrom: { 'array.enum': eachItem(toEnum), 'array.string': eachItem(toEnum), enum: wrapped(toEnum), string: wrapped(toEnum) },
 };

@@ -16,6 +16,6 @@ export const arrayNumberType: FieldTypeDefinition = {
   cell: 'chips',
   form: { widget: null, field: null },
   prepare: null,
-  filter: { scalar: 'number', textual: false, enumValues: false },
+  filter: { scalar: 'number', textual: false, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: { 'array.number': eachItem(toNumber), 'array.string': eachItem(toNumber), 'array.enum': eachItem(toNumber), number: wrapped(toNumber) },
 };

@@ -17,6 +17,6 @@ export const arrayRefType: FieldTypeDefinition = {
   cell: 'refList',
   form: { widget: 'refMulti', field: null },
   prepare: refListForForm,
-  filter: { scalar: 'string', textual: false, enumValues: false },
+  filter: { scalar: 'string', textual: false, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: { ref: wrapped(toText), 'array.string': eachItem(toText) },
 };

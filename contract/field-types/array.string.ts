@@ -16,6 +16,6 @@ export const arrayStringType: FieldTypeDefinition = {
   cell: 'chips',
   form: { widget: null, field: null },
   prepare: null,
-  filter: { scalar: 'string', textual: true, enumValues: false },
+  filter: { scalar: 'string', textual: true, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: { string: wrapped(toText), longString: wrapped(toText), enum: wrapped(toText), 'array.enum': eachItem(toText), 'array.number': eachItem(toText), 'array.ref': eachItem(toText) },
 };

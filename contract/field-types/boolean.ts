@@ -16,6 +16,6 @@ export const booleanType: FieldTypeDefinition = {
   cell: 'boolean',
   form: { widget: 'checkbox', field: null },
   prepare: null,
-  filter: { scalar: 'boolean', textual: false, enumValues: false },
+  filter: { scalar: 'boolean', textual: false, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: { number: toBoolean, string: toBoolean, longString: toBoolean, enum: toBoolean },
 };

@@ -17,6 +17,6 @@ export const dateType: FieldTypeDefinition = {
   cell: 'date',
   form: { widget: 'date', field: null },
   prepare: dateForForm,
-  filter: { scalar: 'timestamp', textual: false, enumValues: false },
+  filter: { scalar: 'timestamp', textual: false, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: { string: toDate, longString: toDate },
 };

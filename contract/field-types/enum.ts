@@ -16,6 +16,6 @@ export const enumType: FieldTypeDefinition = {
   cell: 'text',
   form: { widget: 'select', field: null },
   prepare: null,
-  filter: { scalar: 'string', textual: false, enumValues: true },
+  filter: { scalar: 'string', textual: false, enumValues: true, defaultOperator: 'eq' },
   convertsFrom: { enum: toEnum, string: toEnum, longString: toEnum, number: toEnum, boolean: toEnum },
 };

@@ -1,4 +1,4 @@
-import type { ColumnType, FieldModel, FieldType } from '../model/entity-model.ts';
+import type { ColumnType, FieldModel, FieldType, FilterOperator } from '../model/entity-model.ts';
 import type { Convert } from './convert-value.ts';
 import type { CsvCodec } from './csv-codecs.ts';
 import type { IsValue } from './value-checks.ts';
@@ -21,6 +21,8 @@ export interface FilterKind {
   textual: boolean;
   /** Allowed values (enum fields): a filter value outside them is a 400. */
   enumValues: boolean;
+  /** The operator of the filter bar's input for the field when the manifest names none. */
+  defaultOperator: FilterOperator;
 }
 
 /**

@@ -16,6 +16,6 @@ export const longStringType: FieldTypeDefinition = {
   cell: 'longText',
   form: { widget: 'textarea', field: null },
   prepare: null,
-  filter: { scalar: 'string', textual: true, enumValues: false },
+  filter: { scalar: 'string', textual: true, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: { string: toText, enum: toText, number: toText, boolean: toText, date: toText, file: toText, ref: toText },
 };

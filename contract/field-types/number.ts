@@ -16,6 +16,6 @@ export const numberType: FieldTypeDefinition = {
   cell: 'text',
   form: { widget: null, field: null },
   prepare: null,
-  filter: { scalar: 'number', textual: false, enumValues: false },
+  filter: { scalar: 'number', textual: false, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: { number: toNumber, string: toNumber, longString: toNumber, enum: toNumber, boolean: toNumber },
 };

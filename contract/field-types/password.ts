@@ -15,6 +15,6 @@ export const passwordType: FieldTypeDefinition = {
   cell: 'secret',
   form: { widget: 'password', field: null },
   prepare: null,
-  filter: { scalar: 'string', textual: true, enumValues: false },
+  filter: { scalar: 'string', textual: true, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: {},
 };

@@ -17,6 +17,6 @@ export const refType: FieldTypeDefinition = {
   cell: 'ref',
   form: { widget: 'ref', field: null },
   prepare: refForForm,
-  filter: { scalar: 'string', textual: false, enumValues: false },
+  filter: { scalar: 'string', textual: false, enumValues: false, defaultOperator: 'eq' },
   convertsFrom: { string: toText },
 };

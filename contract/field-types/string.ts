@@ -16,6 +16,6 @@ export const stringType: FieldTypeDefinition = {
   cell: 'text',
   form: { widget: null, field: null },
   prepare: null,
-  filter: { scalar: 'string', textual: true, enumValues: false },
+  filter: { scalar: 'string', textual: true, enumValues: false, defaultOperator: 'like' },
   convertsFrom: { longString: toText, enum: toText, number: toText, boolean: toText, date: toText, file: toText, ref: toText },
 };

@@ -126,7 +126,7 @@ function buildModel(m: Manifest, all: Map<string, Manifest>, enums: SharedEnums)
       })),
       ...barFields.filter((f) => !(m.filters ?? []).some((listed) => listed.field === f.name)).map((f) => ({
         field: f.name,
-        operator: byName.get(f.name)?.filter?.operator ?? (f.type === 'string' ? 'like' as const : 'eq' as const),
+        operator: byName.get(f.name)?.filter?.operator ?? fieldType(f.type).filter?.defaultOperator ?? 'eq',
         label: f.label,
         permission: f.permission,
       })),

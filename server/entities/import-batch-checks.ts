@@ -4,6 +4,7 @@ import type { RequestContext } from '../http/request-context.ts';
 import { scopeConditions, type RecordScope } from './entity-query.ts';
 import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
 import { isBlank } from './entity-validator.ts';
+import { fieldType } from '../../contract/field-types/field-types.ts';
 
 /** Values per `IN (...)`: far below SQLite's 32,766 bound parameters. */
 const VALUES_PER_QUERY = 500;
@@ -52,7 +53,7 @@ export class ImportBatchChecks implements InsertChecks {
       if (!wanted) wantedIds.set(target.model.name, (wanted = new Set()));
       for (const body of bodies) {
         const value = body[field.name];
-        const ids = field.type === 'array.ref' ? (Array.isArray(value) ? value : []) : value === undefined || isBlank(value) ? [] : [value];
+        const ids = fieldType(field.type).list ? (Array.isArray(value) ? value : []) : value === undefined || isBlank(value) ? [] : [value];
         for (const id of ids) {
           const key = String(id);
           if (!known.checked.has(key)) wanted.add(key);

@@ -5,6 +5,7 @@ import { scopeConditions, type RecordScope } from './entity-query.ts';
 import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
 import { isPlainObject } from './entity-validator.ts';
 import type { ImportRowError } from './entity-importer.ts';
+import { fieldType } from '../../contract/field-types/field-types.ts';
 
 export const REF_NO_MATCH_REASON = 'validation.refNoMatch';
 export const REF_AMBIGUOUS_REASON = 'validation.refAmbiguous';
@@ -46,13 +47,13 @@ export class ImportRefResolver {
       const wanted = new Set<string>();
       for (const item of items) {
         const value = item.body[field.name];
-        const written = field.type === 'array.ref' ? (Array.isArray(value) ? value : []) : [value];
+        const written = fieldType(field.type).list ? (Array.isArray(value) ? value : []) : [value];
         for (const entry of written) for (const candidate of candidates(field, entry)) if (!cache.has(candidate)) wanted.add(candidate);
       }
       if (wanted.size > 0) await this.load(field, [...wanted], cache);
       for (const item of items) {
         const value = item.body[field.name];
-        if (field.type === 'array.ref') {
+        if (fieldType(field.type).list) {
           if (!Array.isArray(value)) continue;
           item.body[field.name] = value.map((entry, index) => this.pick(field, entry, cache, item, `${field.name}.${index}`));
         } else if (value !== undefined && value !== null && value !== '') {

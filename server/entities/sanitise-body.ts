@@ -2,6 +2,7 @@ import { SYSTEM_FIELDS } from '../../contract/model/entity-model.ts';
 import { HttpError } from '../http/http-error.ts';
 import type { EntityRuntime } from './entity-runtime.ts';
 import { isPlainObject } from './entity-validator.ts';
+import { fieldType } from '../../contract/field-types/field-types.ts';
 
 const SYSTEM = new Set<string>(SYSTEM_FIELDS);
 
@@ -22,9 +23,10 @@ export function sanitiseBody(runtime: EntityRuntime, body: unknown): Record<stri
       continue;
     }
     if (field.readonly) continue;
-    if (field.type === 'ref') out[key] = refId(value);
-    else if (field.type === 'array.ref') out[key] = Array.isArray(value) ? value.map(refId).filter((id) => id !== null) : value;
-    else out[key] = value;
+    // A ref (one, or a list of them) may come as the populated record the API returned: its id is kept.
+    if (!field.ref) out[key] = value;
+    else if (fieldType(field.type).list) out[key] = Array.isArray(value) ? value.map(refId).filter((id) => id !== null) : value;
+    else out[key] = refId(value);
   }
   return out;
 }
