@@ -1,6 +1,7 @@
 import http from 'node:http';
 import path from 'node:path';
-import type { Plugin, ViteDevServer } from 'vite';
+import type { Plugin } from 'vite';
+import { ConsoleReloadGate } from './console-reload-gate.ts';
 
 /** How long a model change waits for the API's word before the console reloads anyway. */
 const API_WAIT_MS = 8000;
@@ -14,31 +15,19 @@ const RETRY_MS = 1000;
  * labels to locales/); left alone, Vite reloads the page for each, at once, while the API still
  * serves the old model (a form with the new field posting to a server that refuses it). Instead:
  * changes there send nothing, and the page reloads once, when the dev server's event stream
- * (`/__forja-dev/events`) says the new model serves. With no dev server to ask (the console
- * against another API), it reloads after the burst.
+ * (`/__forja-dev/events`) says the new model serves (scripts/console-reload-gate.ts decides).
+ * With no dev server to ask (the console against another API), it reloads after the burst.
  */
 export function devLive(apiTarget: string): Plugin {
-  let server: ViteDevServer | null = null;
-  let connected = false;
-  let pending = false;
-  /** When the API applied a model before this watcher saw its files (a busy machine). */
-  let appliedBeforeSeen = 0;
+  let gate: ConsoleReloadGate | null = null;
   let burst: NodeJS.Timeout | undefined;
   let fallback: NodeJS.Timeout | undefined;
   let stopped = false;
   /** What a model change rewrites: the generated modules and the texts (the API applies both). */
   let modelDirs: string[] = [];
 
-  function reload(why: string): void {
-    clearTimeout(fallback);
-    if (!pending || !server) return;
-    pending = false;
-    server.config.logger.info(`console reloaded: ${why}`, { timestamp: true });
-    server.ws.send({ type: 'full-reload', path: '*' });
-  }
-
   function listen(): void {
-    if (stopped) return;
+    if (stopped || !gate) return;
     const request = http.get(`${apiTarget}/__forja-dev/events`, (response) => {
       if (response.statusCode !== 200) {
         response.resume();
@@ -46,7 +35,7 @@ export function devLive(apiTarget: string): Plugin {
         setTimeout(listen, RETRY_MS * 10).unref();
         return;
       }
-      connected = true;
+      gate!.connected = true;
       let buffer = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => {
@@ -56,18 +45,18 @@ export function devLive(apiTarget: string): Plugin {
           const event = /^event: (\w+)/m.exec(buffer.slice(0, end))?.[1];
           buffer = buffer.slice(end + 2);
           if (event === 'applied' || event === 'failed') {
-            if (!pending) appliedBeforeSeen = Date.now();
-            reload(event === 'applied' ? 'the API serves the new model' : 'the API could not apply the model (see its output)');
+            clearTimeout(fallback);
+            gate!.apiSaid(event);
           }
         }
       });
       response.on('close', () => {
-        connected = false;
+        gate!.connected = false;
         setTimeout(listen, RETRY_MS).unref();
       });
     });
     request.on('error', () => {
-      connected = false;
+      gate!.connected = false;
       setTimeout(listen, RETRY_MS).unref();
     });
   }
@@ -78,23 +67,23 @@ export function devLive(apiTarget: string): Plugin {
     configResolved(config) {
       modelDirs = [path.join(config.root, 'src', 'generated') + path.sep, path.join(config.root, 'locales') + path.sep];
     },
-    configureServer(dev) {
-      server = dev;
+    configureServer(server) {
+      gate = new ConsoleReloadGate((why) => {
+        clearTimeout(fallback);
+        server.config.logger.info(`console reloaded: ${why}`, { timestamp: true });
+        server.ws.send({ type: 'full-reload', path: '*' });
+      });
       listen();
-      dev.httpServer?.once('close', () => (stopped = true));
+      server.httpServer?.once('close', () => (stopped = true));
     },
     hotUpdate({ file }) {
-      if (this.environment.name !== 'client' || !modelDirs.some((dir) => path.normalize(file).startsWith(dir))) return;
-      pending = true;
+      if (!gate || this.environment.name !== 'client' || !modelDirs.some((dir) => path.normalize(file).startsWith(dir))) return;
+      gate.changed();
       clearTimeout(burst);
       burst = setTimeout(() => {
-        if (!connected || Date.now() - appliedBeforeSeen < 2000) {
-          appliedBeforeSeen = 0;
-          reload(connected ? 'the API serves the new model' : 'src/generated changed');
-        } else {
-          clearTimeout(fallback);
-          fallback = setTimeout(() => reload(`no word from the API in ${API_WAIT_MS / 1000} s`), API_WAIT_MS);
-        }
+        if (gate!.burstEnded() !== 'waiting') return;
+        clearTimeout(fallback);
+        fallback = setTimeout(() => gate!.gaveUp(API_WAIT_MS), API_WAIT_MS);
       }, BURST_MS);
       return [];
     },
