@@ -2,81 +2,73 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { entityEndpointsOf, type EntityOperationName } from '../../contract/endpoints/entity-endpoints.ts';
 import type { EntityModel } from '../../contract/model/entity-model.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
-import type { EntityExporter } from './entity-exporter.ts';
-import type { EntityImporter } from './entity-importer.ts';
-import type { EntityService } from './entity-service.ts';
-import { bulkDelete } from './bulk-delete.ts';
+import type { EntityOperations } from './operations/entity-operations.ts';
 import { routePermission } from './route-permission.ts';
-import { MAX_LIMIT, parseListQuery, type RawQuery } from './list-query.ts';
-
-export interface EntityRouteDeps {
-  service: EntityService;
-  exporter: EntityExporter;
-  importer: EntityImporter;
-}
-
-/** Spec §9 defaults. */
-const PAGINATE = { limit: 5, maxLimit: MAX_LIMIT, paged: true } as const;
-const FIND = { limit: 100, maxLimit: MAX_LIMIT, paged: false } as const;
+import type { RawQuery } from './list-query.ts';
 
 /**
- * Registers the REST endpoints of spec §7 for every `provider: generic` model under its
- * basePath. Nothing here knows any entity: behaviour comes from the model.
+ * The REST adapter of the entity operations (operations/entity-operations.ts): for every
+ * `provider: generic` model, the endpoints of the contract's table under its basePath, each
+ * reading its input from the URL, query string and JSON body and answering with the operation's
+ * result. Access, input hygiene and list defaults are the operation's: nothing here decides them.
  */
-export function registerEntityRoutes(app: FastifyInstance, models: readonly EntityModel[], deps: EntityRouteDeps): void {
+export function registerEntityRoutes(app: FastifyInstance, models: readonly EntityModel[], operations: Readonly<Record<string, EntityOperations>>): void {
   for (const model of models) {
     if (model.api.provider !== 'generic') continue;
-    registerModelRoutes(app, model, deps);
+    registerModelRoutes(app, model, operations[model.name]);
   }
 }
 
-type RouteHandler = (request: FastifyRequest<{ Params: Record<string, string> }>, reply: FastifyReply) => Promise<unknown>;
+type RouteRequest = FastifyRequest<{ Params: Record<string, string> }>;
+type RouteHandler = (request: RouteRequest, reply: FastifyReply) => Promise<unknown>;
 
 /**
- * One entity's routes: the endpoint table (contract/endpoints/entity-endpoints.ts: method, path,
- * permission action, model flag) says what is served, this table what each operation does. An
- * explicit object literal: an operation added to the contract without a handler fails to compile.
+ * One entity's routes. An explicit object literal keyed by the contract's operation names: an
+ * operation added to the contract without a route here fails to compile.
  */
-function registerModelRoutes(app: FastifyInstance, model: EntityModel, { service, exporter, importer }: EntityRouteDeps): void {
-  const entity = model.name;
-  const runtime = service.runtime(entity);
-  const list = (request: FastifyRequest) => parseListQuery(runtime, readQuery(request), FIND);
+function registerModelRoutes(app: FastifyInstance, model: EntityModel, operations: EntityOperations): void {
+  const caller = (request: FastifyRequest) => ({ context: request.context, request });
+  const query = (name: EntityOperationName): RouteHandler => async (request) => operations[name](caller(request), { query: readQuery(request) });
   const handlers: Record<EntityOperationName, RouteHandler> = {
-    search: async (request) => service.find(entity, request.context, list(request)),
-    find: async (request) => service.find(entity, request.context, list(request)),
-    findOne: async (request) => service.findOne(entity, request.context, list(request)),
-    export: async (request) => exporter.export(runtime, request.context, readQuery(request)),
-    import: async (request) => importer.import(runtime, request),
+    search: query('search'),
+    find: query('find'),
+    findOne: query('findOne'),
+    export: query('export'),
+    import: async (request) => operations.import(caller(request), {}),
     findByIds: async (request) => {
       const ids = request.params.ids.split(',').map((id) => id.trim()).filter((id) => id !== '');
-      return service.findByIds(entity, request.context, ids);
+      return operations.findByIds(caller(request), { ids });
     },
-    findById: async (request) => service.findById(entity, request.context, request.params.id),
-    paginate: async (request) => service.paginate(entity, request.context, parseListQuery(runtime, readQuery(request), PAGINATE)),
+    findById: async (request) => operations.findById(caller(request), { id: request.params.id }),
+    paginate: async (request) => {
+      const { items, total } = await operations.paginate(caller(request), { query: readQuery(request) });
+      return { items, total };
+    },
     create: async (request, reply) => {
       requireJson(request);
+      const record = await operations.create(caller(request), { data: request.body });
       reply.status(201);
-      return service.create(entity, request.context, request.body);
+      return record;
     },
     update: async (request) => {
       requireJson(request);
-      return service.update(entity, request.context, request.params.id, request.body);
+      return operations.update(caller(request), { id: request.params.id, data: request.body });
     },
     delete: async (request, reply) => {
-      await service.delete(entity, request.context, request.params.id);
+      await operations.delete(caller(request), { id: request.params.id });
       return reply.status(204).send();
     },
     bulkDelete: async (request) => {
       requireJson(request);
-      return bulkDelete(service, runtime, request.context, request.body, request.log);
+      return operations.bulkDelete(caller(request), { data: request.body });
     },
   };
-  // In the table's order: static segments before `/:id` (find-my-way would prefer them anyway).
   for (const [operation, endpoint] of entityEndpointsOf(model.flags)) {
     app.route<{ Params: Record<string, string> }>({
       method: endpoint.method,
       url: model.api.basePath + endpoint.path,
-      config: { permission: routePermission(model, endpoint.action) },
+      // Declared for the route list, OpenAPI and the anonymous-body check; the operation enforces it.
+      config: { permission: routePermission(model, endpoint.action), accessCheckedByOperation: true },
       handler: handlers[operation],
     });
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest, notFound } from '../http/http-error.ts';
-import { authenticationError } from '../http/authorize-route.ts';
+import { authenticationError } from '../http/authentication-error.ts';
 import { asMultipartError, fileTooLarge } from './read-uploaded-file.ts';
 import type { UploadLimits } from './file-services.ts';
 import { limitKey } from './user-limiter.ts';

@@ -49,13 +49,12 @@ const JsonScalar = new GraphQLScalarType({
  * operations. GraphiQL and introspection are on unless GRAPHQL_INTROSPECTION=false.
  */
 export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
-  const exporter = deps.exporter;
   const Query: Record<string, unknown> = {};
   const Mutation: Record<string, unknown> = {};
   for (const [entity, names] of Object.entries(entityOperationNames)) {
     const model = deps.entities[entity];
     if (!model) continue;
-    const resolvers = entityResolvers(model, names, { service: deps.service, exporter, enforce: deps.enforce });
+    const resolvers = entityResolvers(model, names, deps.operations[entity]);
     Object.assign(Query, resolvers.Query);
     Object.assign(Mutation, resolvers.Mutation);
   }

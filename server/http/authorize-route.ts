@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authorizer, RoutePermission } from './authorizer.ts';
-import { HttpError } from './http-error.ts';
-import type { RequestContext } from './request-context.ts';
+import { authenticationError } from './authentication-error.ts';
+import { authorizeOperation } from '../entities/operations/authorize-operation.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -9,6 +9,8 @@ declare module 'fastify' {
     permission?: RoutePermission;
     /** Any signed-in caller may run the route (own profile, own password, uploads). */
     authenticated?: boolean;
+    /** The route's operation checks `permission` itself (server/entities/operations): not checked again here. */
+    accessCheckedByOperation?: boolean;
   }
 }
 
@@ -48,12 +50,7 @@ const SIGNED_IN_ROUTES: Record<string, true> = {
  */
 export function registerRouteAuthorization(app: FastifyInstance, authorizer: Authorizer): RouteAuthorization {
   const routes: RouteAccess[] = [];
-  const enforce: Enforce = async (request, required) => {
-    const result = await authorizer({ request, context: request.context, required });
-    if (result === 'allow') return;
-    if (result === 'unauthenticated') throw authenticationError(request.context);
-    throw new HttpError(403, `Missing permission ${required.permission}`, { i18nMessage: 'error.forbidden' });
-  };
+  const enforce: Enforce = (request, required) => authorizeOperation(authorizer, { context: request.context, request }, required);
   app.addHook('onRoute', (options) => {
     const methods = Array.isArray(options.method) ? options.method : [options.method];
     const config = (options.config ??= {}) as { permission?: RoutePermission; authenticated?: boolean; methodNotAllowed?: boolean };
@@ -70,7 +67,8 @@ export function registerRouteAuthorization(app: FastifyInstance, authorizer: Aut
     }
   });
   app.addHook('preHandler', async (request) => {
-    const { permission: required, authenticated } = request.routeOptions.config;
+    const { permission: required, authenticated, accessCheckedByOperation } = request.routeOptions.config;
+    if (accessCheckedByOperation) return;
     if (!required) {
       if (authenticated && request.context.userId === null) throw authenticationError(request.context);
       return;
@@ -78,19 +76,4 @@ export function registerRouteAuthorization(app: FastifyInstance, authorizer: Aut
     await enforce(request, required);
   });
   return { routes, enforce };
-}
-
-/**
- * 401 saying why: an expired token has its own key (the console signs out on it), a refused
- * address says so, anything else is "Authentication required".
- */
-export function authenticationError(context: RequestContext): HttpError {
-  switch (context.authFailure) {
-    case 'expired':
-      return new HttpError(401, 'Token expired', { i18nMessage: 'error.tokenExpired' });
-    case 'ipNotAllowed':
-      return new HttpError(401, 'IP not allowed', { i18nMessage: 'error.ipNotAllowed' });
-    default:
-      return new HttpError(401, 'Authentication required', { i18nMessage: 'error.authRequired' });
-  }
 }

@@ -19,7 +19,8 @@ export type AuthorizationResult = 'allow' | 'deny' | 'unauthenticated';
 
 /** Decides whether a request may run a route. The identity issue supplies the real one. */
 export type Authorizer = (input: {
-  request: FastifyRequest;
+  /** The HTTP request the operation serves, when there is one (a job or a script has none). */
+  request?: FastifyRequest;
   context: RequestContext;
   required: RoutePermission;
 }) => AuthorizationResult | Promise<AuthorizationResult>;

@@ -13,6 +13,7 @@ import { entities as generatedEntities } from '../generated/entities.ts';
 import { schemas as generatedSchemas, type EntitySchemas } from '../generated/schemas.ts';
 import { createEntityAjv } from '../entities/ajv-instance.ts';
 import { registerEntityRoutes } from '../entities/entity-routes.ts';
+import { createEntityOperations } from '../entities/operations/entity-operations.ts';
 import { buildEntityRuntimes } from '../entities/entity-runtime.ts';
 import { EntityService } from '../entities/entity-service.ts';
 import { createFileServices } from '../files/file-services.ts';
@@ -156,7 +157,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   app.addHook('onRequest', async (request) => {
     request.context = await resolveContext(request);
   });
-  const { routes, enforce } = registerRouteAuthorization(app, options.authorizer ?? permissionAuthorizer);
+  const authorizer = options.authorizer ?? permissionAuthorizer;
+  const { routes, enforce } = registerRouteAuthorization(app, authorizer);
   const addMethodNotAllowed = trackMethodsForNotAllowed(app);
   // Before any body is read: bounded JSON, small public bodies, anonymous rate limits (issue 31 item 3).
   registerBoundedJsonParser(app);
@@ -195,10 +197,12 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     app.addHook('onClose', async () => unwatch.forEach((stop) => stop()));
   }
   const files = createFileServices({ app, config, database, coordination, service, jobs, signingSecret: readOrCreateSecret(config.dataDir, 'jwt-secret', identityConfig.jwtSecret).value, limits: featureConfig.files });
-  registerEntityRoutes(app, models, { service, exporter: files.exporter, importer: files.importer });
+  // Every entity's operations (access, input hygiene, list defaults), for REST and GraphQL alike.
+  const operations = createEntityOperations(models, { service, exporter: files.exporter, importer: files.importer, authorizer });
+  registerEntityRoutes(app, models, operations);
   const uploadFile = createFileUploader(config.dataDir, files.uploads);
   registerFileRoutes(app, config.dataDir, uploadFile);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination, operations });
   await registerConsole(app, config.distDir);
   addMethodNotAllowed();
   return { app, database, service, identity, routes, shutdown };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Enforce } from './authorize-route.ts';
-import { authenticationError } from './authorize-route.ts';
+import { authenticationError } from './authentication-error.ts';
 
 /**
  * Body limit of a route anyone may call, unless it declares its own: sign-in, logout, Google

@@ -18,6 +18,7 @@ import { graphqlFeature } from '../graphql/graphql-feature.ts';
 import { openapiFeature } from '../openapi/openapi-feature.ts';
 import { studioFeature } from '../studio/studio-feature.ts';
 import type { Coordination } from '../db/coordination/coordination.ts';
+import type { EntityOperations } from '../entities/operations/entity-operations.ts';
 import type { Enforce, RouteAccess } from './authorize-route.ts';
 
 /** What a feature module gets to register its routes with. */
@@ -48,6 +49,8 @@ export interface FeatureDependencies {
   uploadFile: FileUploader;
   /** Locks and counters shared with other instances (server/db/coordination). */
   coordination: Coordination;
+  /** Every generic entity's operations, by entity name: what a transport calls (server/entities/operations). */
+  operations: Readonly<Record<string, EntityOperations>>;
 }
 
 /** A hand-written part of the API (identity, settings, RAG, chat): registers its routes and hooks. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { FILES_URL_PREFIX, type UploadedFile } from '../files/file-routes.ts';
 import { sanitiseFilename, storedFileName } from '../files/stored-file-name.ts';
-import { authenticationError } from '../http/authorize-route.ts';
+import { authenticationError } from '../http/authentication-error.ts';
 import { HttpError } from '../http/http-error.ts';
 import { readUploadedFile, type UploadedContent } from '../files/read-uploaded-file.ts';
 import { imageType } from './image-signature.ts';

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
-import { authenticationError, type Enforce } from '../http/authorize-route.ts';
+import type { Enforce } from '../http/authorize-route.ts';
+import { authenticationError } from '../http/authentication-error.ts';
 import { validationError, type InputError } from '../http/http-error.ts';
 import type { RoutePermission } from '../http/authorizer.ts';
 import type { CredentialLimits } from './credential-limits.ts';

@@ -10,7 +10,7 @@ describe('authorizer seam', () => {
   // Denies writes to bots, demands "authentication" on tenants, lets the rest through.
   const authorizer: Authorizer = ({ request, required }) => {
     seen.push(required);
-    if (request.headers['x-test-anonymous'] === '1') return 'unauthenticated';
+    if (request?.headers['x-test-anonymous'] === '1') return 'unauthenticated';
     if (required.entity === 'bot' && required.action !== 'view') return 'deny';
     return 'allow';
   };

@@ -1,0 +1,17 @@
+import type { Authorizer, RoutePermission } from '../../http/authorizer.ts';
+import { HttpError } from '../../http/http-error.ts';
+import type { OperationCaller } from './operation-caller.ts';
+import { authenticationError } from '../../http/authentication-error.ts';
+
+/**
+ * The one access decision of an operation: the authorizer's answer for this caller and what the
+ * operation requires, as the error every transport answers with (401 saying why, 403 naming the
+ * permission). Operations call it themselves, so no transport carries its own check.
+ */
+export async function authorizeOperation(authorizer: Authorizer, caller: OperationCaller, required: RoutePermission): Promise<void> {
+  const { context } = caller;
+  const result = await authorizer({ context, required, ...(caller.request ? { request: caller.request } : {}) });
+  if (result === 'allow') return;
+  if (result === 'unauthenticated') throw authenticationError(context);
+  throw new HttpError(403, `Missing permission ${required.permission}`, { i18nMessage: 'error.forbidden' });
+}
