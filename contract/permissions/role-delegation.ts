@@ -57,6 +57,17 @@ export function mayChangeRole(coverage: PermissionCoverage, caller: Pick<Delegat
 }
 
 /**
+ * Whether `caller` may add `role` to a role's managed roles (childRoles): only a role whose
+ * permissions it holds itself, else it could list Admin under its own role and then assign it.
+ * What the role editor's child-role picker offers; access-rules.ts refuses anything else.
+ */
+export function mayAddChildRole(coverage: PermissionCoverage, caller: Pick<Delegator, 'permissions'>, role: Pick<DelegationRole, 'permissions' | 'name'>): Verdict {
+  const missing = coverage.missing(caller.permissions, role.permissions);
+  if (missing.length === 0) return OK;
+  return { ok: false, reason: `Role "${role.name ?? ''}" holds permissions you do not (${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ', ...' : ''}); it cannot be a child role you set` };
+}
+
+/**
  * Whether `caller` may change, reset, deactivate or delete a user holding `targetRole` (null: no
  * role): one whose permissions it holds itself, or whose role it manages (never an administrator).
  */

@@ -6,7 +6,7 @@ import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import type { PermissionCoverage } from './permission-coverage.ts';
 import type { TokenVersions } from './token-versions.ts';
 import { IdentityWriteLock } from './identity-write-lock.ts';
-import { mayActOnUser, mayAssignRole, type DelegationRole, type Delegator } from '../../contract/permissions/role-delegation.ts';
+import { mayActOnUser, mayAddChildRole, mayAssignRole, type DelegationRole, type Delegator } from '../../contract/permissions/role-delegation.ts';
 
 /** Name of the seeded, read-only administrator role (server/seed). */
 export { ADMIN_ROLE_NAME } from '../seed/seed-database.ts';
@@ -168,8 +168,8 @@ export class AccessRules {
         if (before.has(childId) || (original && childId === original._id)) continue;
         const child = await this.roleRow(childId);
         if (!child) continue;
-        const missing = this.coverage.missing(context.permissions, child.permissions);
-        if (missing.length > 0) throw forbidden(`Role "${child.name}" holds permissions you do not (${preview(missing)}); it cannot be a child role you set`);
+        const verdict = mayAddChildRole(this.coverage, context, child);
+        if (!verdict.ok) throw forbidden(verdict.reason);
       }
     }
     if (original && permissionsChange) {

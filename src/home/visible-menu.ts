@@ -20,15 +20,27 @@ export interface GalleryGroup {
   tiles: GalleryTile[];
 }
 
+/**
+ * A group some permission gates as a whole, beyond its tiles' own rules (issue 27 item 3): the
+ * administration group is for whoever administers users; someone who may only see their own API
+ * keys reaches them from the user menu instead.
+ */
+export const GROUP_GATES: Readonly<Partial<Record<MenuGroup['group'], string>>> = { admin: 'user:manage' };
+
 type Models = Readonly<Record<string, Pick<ClientEntityModel, 'permissions' | 'route'>>>;
 
 /**
  * The gallery (spec §2): a tile for every entity the user may view — the rule the route and the
  * API apply (view, :manage or the "own" variant) — plus the hand-written screens' tiles, each in
- * its group; a group shows only when it keeps a tile.
+ * its group; a group shows only when it keeps a tile and its gate (GROUP_GATES) is held. The
+ * gallery, the sidebar and the command palette all read this one list.
  */
 export function visibleMenu(groups: readonly MenuGroup[], can: (permission: string) => boolean, entities: Models, features: ReadonlyArray<GalleryTile & { group: MenuGroup['group'] }> = []): GalleryGroup[] {
   return groups
+    .filter((group) => {
+      const gate = GROUP_GATES[group.group];
+      return gate === undefined || can(gate);
+    })
     .map((group) => {
       const tiles: GalleryTile[] = group.items.map((item) => {
         const model = entities[item.entity];

@@ -37,6 +37,8 @@ export function identityApi(call: Call) {
     },
     permissions: () => call<unknown>({ method: 'GET', path: '/api/permissions' }),
     /** The roles the signed-in user may give a user (contract/permissions/role-delegation.ts). */
+    /** Every role with role:view, else the caller's managed roles, with their permissions (spec §7 lookups). */
+    rolesAll: () => call<Array<Record<string, unknown>>>({ method: 'GET', path: '/api/roles/all' }),
     assignableRoles: () => call<Array<{ _id: string; name: string }>>({ method: 'GET', path: '/api/roles/assignable' }),
     settings: () => call<Setting[] | { items: Setting[] }>({ method: 'GET', path: '/api/settings' }),
     settingsGrouped: () => call<unknown>({ method: 'GET', path: '/api/settings/grouped' }),

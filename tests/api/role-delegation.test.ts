@@ -7,14 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { create } from './helpers/fixtures.ts';
 import { PermissionCoverage } from '../../contract/permissions/permission-coverage.ts';
-import { mayChangeRole } from '../../contract/permissions/role-delegation.ts';
+import { mayActOnUser, mayAddChildRole, mayChangeRole, type Delegator } from '../../contract/permissions/role-delegation.ts';
+import { mayDo } from '../../contract/permissions/entity-access.ts';
 import { entities } from '../../src/generated/entities.ts';
+import { menuGroups } from '../../src/generated/menu.ts';
+import { visibleMenu } from '../../src/home/visible-menu.ts';
+import { featureTiles } from '../../src/home/feature-tiles.ts';
+import { crudRouteAccess } from '../../src/app/crud-route-access.ts';
+import { entityAccess } from '../../src/generated/entity-access.ts';
 
 let server: TestServer;
 const coverage = new PermissionCoverage(entities);
 let counter = 0;
 
-interface Role { _id: string; name: string; permissions: string[]; readonly: boolean }
+interface Role { _id: string; name: string; permissions: string[]; readonly: boolean; childRoles?: Array<string | { _id: string }> }
 
 async function signInAs(role: Role) {
   counter += 1;
@@ -79,5 +85,87 @@ describe('the console offers exactly what the server allows, for every seeded an
       'Selección: User',
       'User: ',
     ]));
+  });
+
+  // The console's decisions for a role, from the functions the console itself calls: the gallery
+  // (visibleMenu), each list page (crudRouteAccess), its Crear/Editar/Eliminar (mayDo), the bot
+  // row's Analítica (its manifest permission, as crud-page filters row actions), user rows
+  // (mayActOnUser, user-row-rules.ts) and the child-role picker (mayAddChildRole, role-rules.ts).
+  it('pages, entity actions, Analítica, user rows and child-role pickers', { timeout: 240_000 }, async () => {
+    const seeded = (await server.get('/api/roles/all')).body as Role[];
+    const admin = seeded.find((r) => r.name === 'Admin')!;
+    const customs = [
+      { name: 'Solo bots', permissions: ['bot:manage'] },
+      { name: 'Analista', permissions: ['bot:view', 'bottrace:view'] },
+      { name: 'Lector', permissions: ['bot:view', 'contact:view', 'conversation:view', 'knowledge:view', 'tenant:view', 'role:view'] },
+      { name: 'Jefe', permissions: ['user:manage', 'role:view', 'role:update', 'bot:manage'] },
+      { name: 'Propio', permissions: ['userApiKey:myView', 'userApiKey:myCreate', 'contact:create'] },
+    ];
+    for (const custom of customs) await create<Role>(server, '/api/roles', custom);
+    const jefe = ((await server.get('/api/roles/all')).body as Role[]).find((r) => r.name === 'Jefe')!;
+    const soloBots = ((await server.get('/api/roles/all')).body as Role[]).find((r) => r.name === 'Solo bots')!;
+    await server.put(`/api/roles/${jefe._id}`, { name: 'Jefe', childRoles: [soloBots._id] });
+    const roles = ((await server.get('/api/roles/all')).body as Role[]).filter((r) => r.name === admin.name || r.name === 'User' || customs.some((c) => c.name === r.name));
+    expect(roles).toHaveLength(customs.length + 2);
+    // One user per role, for the user rows.
+    const targets = new Map<string, string>();
+    for (const role of roles) targets.set(role._id, (await create<{ _id: string }>(server, '/api/users', newUser(role._id)))._id);
+    const idsOf = (role: Role) => (role.childRoles ?? []).map((child) => (typeof child === 'string' ? child : child._id));
+    const mismatches: string[] = [];
+    const check = (label: string, offered: boolean, allowed: boolean) => {
+      if (offered !== allowed) mismatches.push(`${label}: console ${offered ? 'offers' : 'hides'} it, server ${allowed ? 'allows' : 'refuses'}`);
+    };
+
+    for (const caller of roles) {
+      const client = await signInAs(caller);
+      const held = caller.permissions;
+      const can = (permission: string) => held.includes(permission);
+      const who = caller.name;
+      // Pages: every tile the gallery (and sidebar) shows opens a list the server serves.
+      const tiles = visibleMenu(menuGroups, can, entities, featureTiles).flatMap((group) => group.tiles);
+      for (const tile of tiles) {
+        const path = tile.entity ? entities[tile.entity].api.basePath : '/api/chat/analytics';
+        const res = await client.get(path);
+        check(`${who} tile ${tile.path}`, true, res.status === 200);
+      }
+      for (const [name, model] of Object.entries(entities)) {
+        const access = entityAccess[name as keyof typeof entityAccess];
+        const page = crudRouteAccess(access).some(can);
+        check(`${who} page ${name}`, page, (await client.get(model.api.basePath)).status === 200);
+        if (model.flags.creatable) {
+          const res = await client.post(model.api.basePath, {});
+          check(`${who} create ${name}`, mayDo(can, access.permissions, 'create'), res.status !== 403);
+        }
+        if (model.flags.deletable) {
+          const res = await client.del(`${model.api.basePath}/no-such-record-0`);
+          check(`${who} delete ${name}`, mayDo(can, access.permissions, 'delete'), res.status !== 403);
+        }
+      }
+      // Bot rows' Analítica: offered by its manifest permission (or :manage), opens the analytics API.
+      const analytics = entities.bot.rowActions.find((action) => action.name === 'analytics')!;
+      const offersAnalytics = can(analytics.permission!) || can(analytics.permission!.replace(/:view$/, ':manage'));
+      check(`${who} Analítica`, offersAnalytics, (await client.get('/api/chat/analytics')).status === 200);
+
+      // User rows: Editar offered by user:update and the delegation rule; the server then saves.
+      const own = roles.find((r) => r._id === caller._id)!;
+      const delegator: Delegator = { permissions: held, role: { _id: own._id, childRoles: idsOf(own) } };
+      for (const target of roles) {
+        const userId = targets.get(target._id)!;
+        const offered = mayDo(can, entityAccess.user.permissions, 'update') && mayActOnUser(coverage, delegator, target).ok;
+        const res = await client.put(`/api/users/${userId}`, { phone: '601' });
+        check(`${who} edits a user with role ${target.name} (${res.status} ${res.status === 200 ? '' : res.text.slice(0, 120)})`, offered, res.status === 200);
+      }
+
+      // Child-role picker: the roles a caller with role:update may list under a role it may change.
+      if (mayDo(can, entityAccess.role.permissions, 'update')) {
+        const probe = await create<Role>(server, '/api/roles', { name: `Sonda ${who}`, permissions: [] });
+        for (const target of roles) {
+          const res = await client.put(`/api/roles/${probe._id}`, { name: probe.name, childRoles: [target._id] });
+          check(`${who} lists ${target.name} as a child role`, mayAddChildRole(coverage, caller, target).ok, res.status === 200);
+          await server.put(`/api/roles/${probe._id}`, { name: probe.name, childRoles: [] });
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
   });
 });

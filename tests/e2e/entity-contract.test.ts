@@ -369,9 +369,12 @@ describe('the permission rule in the console', () => {
     const dialog = dialogOf(page);
     await dialog.getByTestId('role-readonly-warning').getByText(t('role.readonlyUnlockHint')).waitFor();
     expect(await dialog.getByTestId('role-name').isEditable()).toBe(false);
-    await dialog.getByTestId('role-readonly').uncheck({ force: true });
-    const { body } = await captureBody(page, 'PUT', '/api/roles', () => dialog.getByRole('button', { name: t('crud.submit') }).click());
+    // Spec §3: a read-only role offers no submit; unlocking is the warning's own button.
+    expect(await dialog.getByRole('button', { name: t('crud.submit') }).count()).toBe(0);
+    const { body } = await captureBody(page, 'PUT', '/api/roles', () => dialog.getByTestId('role-unlock').click());
     expect(body).toMatchObject({ name: 'E2E Lockable', readonly: false });
+    await dialog.getByTestId('role-unlocked').waitFor();
+    await dialog.getByRole('button', { name: t('crud.cancel') }).click();
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     // Unlocked: editable again.
     await (await findRow(page, entities.role, 'E2E Lockable')).getByRole('button', { name: t('crud.edit') }).click();

@@ -1,15 +1,17 @@
 import { Avatar, Menu, UnstyledButton } from '@mantine/core';
-import { IconListCheck, IconLogout, IconUser } from '@tabler/icons-react';
+import { IconKey, IconListCheck, IconLogout, IconUser } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { session, useSessionState } from '../../session/session.ts';
+import { session, useSessionCan, useSessionState } from '../../session/session.ts';
+import { ownApiKeysAllowed } from './own-api-keys.ts';
 import { avatarUrl } from '../../session/avatar-url.ts';
 
-/** The signed-in user's avatar and menu: profile, sign out. */
+/** The signed-in user's avatar and menu: profile, jobs, API keys, sign out. */
 export default function UserMenu() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const { user } = useSessionState();
+  const can = useSessionCan();
   return (
     <Menu position="bottom-end" withArrow>
       <Menu.Target>
@@ -27,6 +29,12 @@ export default function UserMenu() {
         <Menu.Item leftSection={<IconListCheck size={16} />} onClick={() => navigate('/jobs')} data-testid="user-menu-jobs">
           {t('jobs.open')}
         </Menu.Item>
+        {ownApiKeysAllowed(can) && (
+          // Everyone's own keys, whatever the gallery's Admin group shows (issue 27 item 3).
+          <Menu.Item leftSection={<IconKey size={16} />} onClick={() => navigate('/crud/user-api-key')} data-testid="user-menu-api-keys">
+            {t('entity.userApiKey.plural')}
+          </Menu.Item>
+        )}
         <Menu.Item
           color="red"
           leftSection={<IconLogout size={16} />}

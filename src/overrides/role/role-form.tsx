@@ -1,7 +1,7 @@
 import { useImperativeHandle, useMemo, useState } from 'react';
-import { Alert, Checkbox, Code, Fieldset, Group, Loader, MultiSelect, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Code, Fieldset, Group, Loader, MultiSelect, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { EntityFormProps } from '../../../runtime/form/entity-form.tsx';
 import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
@@ -11,24 +11,30 @@ import { api } from '../../session/session.ts';
 import { useTranslateMessage } from '../../identity/use-translate-message.ts';
 import { groupPermissions, normalisePermissions, permissionLabelKeys, roleNameError } from './group-permissions.ts';
 import { isSeededAdminRole } from './seeded-admin-role.ts';
+import { mayOfferChildRole } from './role-rules.ts';
+import { entityQueryKeys } from '../../../runtime/query/entity-query-keys.ts';
 
 const ids = (value: unknown): string[] =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : refId(item as Record<string, unknown>))).filter((id): id is string => Boolean(id)) : [];
 
 /**
  * Spec §3 Role editor: name, child roles as blue chips, permissions grouped by prefix (only with
- * role:permissions), read-only roles show a warning and every input disabled (no submit: canSubmit).
+ * role:permissions), read-only roles show a warning and every input disabled (no submit: canSubmit);
+ * one that may be unlocked offers that as its only change, a button in the warning.
  */
 export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id }: EntityFormProps) {
   const { t } = useTranslation();
   const translate = useTranslateMessage();
   const can = useCan();
   const services = useRuntime();
+  const queryClient = useQueryClient();
   const lockedRole = initialData.readonly === true;
   const readOnly = operation === 'view' || operation === 'delete' || lockedRole;
   // Any role but the seeded Admin can be locked, and a locked one unlocked (nothing else changes then).
   const [locked, setLocked] = useState(lockedRole);
   const lockEditable = (operation === 'create' || operation === 'edit') && !isSeededAdminRole(initialData);
+  // Locking is a change like any other (the switch); unlocking a locked role is its own button.
+  const switchEditable = lockEditable && !lockedRole;
   const [name, setName] = useState(String(initialData.name ?? ''));
   const [childRoles, setChildRoles] = useState<string[]>(() => ids(initialData.childRoles));
   const [permissions, setPermissions] = useState<string[]>(() => (Array.isArray(initialData.permissions) ? initialData.permissions.map(String) : []));
@@ -42,7 +48,11 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
   const catalogue = useQuery({ queryKey: ['permissions'], queryFn: async () => normalisePermissions(await api.permissions()), enabled: canEditPermissions, staleTime: 300_000 });
   const ownId = refId(initialData);
   const roleOptions = useMemo(() => {
-    const options = (roles.data ?? []).map((role) => ({ value: refId(role) ?? '', label: String(role.name ?? '') })).filter((option) => option.value && option.value !== ownId);
+    // Only the roles the server lets this user list as managed (mayAddChildRole, issue 27 item 3).
+    const options = (roles.data ?? [])
+      .filter((role) => mayOfferChildRole(role))
+      .map((role) => ({ value: refId(role) ?? '', label: String(role.name ?? '') }))
+      .filter((option) => option.value && option.value !== ownId);
     // Keep selected roles visible even if the list has not loaded them.
     for (const child of Array.isArray(initialData.childRoles) ? initialData.childRoles : []) {
       const value = typeof child === 'string' ? child : refId(child as Record<string, unknown>);
@@ -50,6 +60,16 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
     }
     return options;
   }, [roles.data, initialData.childRoles, ownId]);
+  // Unlocking is a read-only role's only change (the server accepts readonly: false with every other
+  // field as it was); the dialog then offers Editar on the row again.
+  const unlock = useMutation({
+    mutationFn: () =>
+      requireProvider(services, 'role').update({
+        id: ownId ?? '',
+        data: { name: String(initialData.name ?? ''), childRoles: ids(initialData.childRoles), ...(Array.isArray(initialData.permissions) ? { permissions: initialData.permissions.map(String) } : {}), readonly: false },
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: entityQueryKeys('role').all }),
+  });
   const groups = useMemo(() => groupPermissions([...(catalogue.data ?? []), ...permissions]), [catalogue.data, permissions]);
   const nameError = roleNameError(name);
 
@@ -70,9 +90,26 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
 
   return (
     <Stack id={id} data-testid="role-form">
-      {lockedRole && (
+      {lockedRole && !unlock.isSuccess && (
         <Alert color="yellow" icon={<IconAlertTriangle size={18} />} data-testid="role-readonly-warning">
-          {t(lockEditable ? 'role.readonlyUnlockHint' : 'role.readonlyWarning')}
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{t(lockEditable && operation === 'edit' ? 'role.readonlyUnlockHint' : 'role.readonlyWarning')}</Text>
+            {lockEditable && operation === 'edit' && ownId && (
+              <Button size="xs" variant="light" color="yellow" loading={unlock.isPending} onClick={() => unlock.mutate()} data-testid="role-unlock">
+                {t('role.unlock')}
+              </Button>
+            )}
+            {unlock.isError && (
+              <Text size="sm" c="red" role="alert">
+                {translate(unlock.error instanceof Error ? unlock.error.message : String(unlock.error))}
+              </Text>
+            )}
+          </Stack>
+        </Alert>
+      )}
+      {unlock.isSuccess && (
+        <Alert color="green" data-testid="role-unlocked">
+          {t('role.unlocked')}
         </Alert>
       )}
       <TextInput
@@ -156,7 +193,7 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
         label={t('field.role.readonly')}
         description={t('hint.role.readonly')}
         checked={locked}
-        disabled={!lockEditable}
+        disabled={!switchEditable}
         onChange={(event) => setLocked(event.currentTarget.checked)}
         data-testid="role-readonly"
       />

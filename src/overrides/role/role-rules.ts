@@ -1,5 +1,5 @@
 import { PermissionCoverage } from '../../../contract/permissions/permission-coverage.ts';
-import { mayChangeRole } from '../../../contract/permissions/role-delegation.ts';
+import { mayAddChildRole, mayChangeRole } from '../../../contract/permissions/role-delegation.ts';
 import { entities } from '../../generated/entities.ts';
 import { sessionStore } from '../../session/session-store.ts';
 import { isSeededAdminRole } from './seeded-admin-role.ts';
@@ -22,4 +22,21 @@ export function mayChangeRoleRow(record: Record<string, unknown>, deleting: bool
   // Read-only roles may be unlocked (edit), never deleted.
   const verdict = mayChangeRole(coverage, { permissions: ownPermissions() }, { name: String(record.name ?? ''), permissions, readonly: deleting && record.readonly === true });
   return verdict.ok;
+}
+
+/**
+ * Whether the dialog offers Guardar for this role: a role the user may change that is not
+ * read-only (spec §3: read-only roles offer no submit; unlocking has its own button in the form).
+ */
+export function maySubmitRole(record: Record<string, unknown>): boolean {
+  return record.readonly !== true && mayChangeRoleRow(record, false);
+}
+
+/**
+ * Whether the child-role picker offers this role: the server's rule (mayAddChildRole). A role
+ * read without its permissions (the user lacks role:permissions) is left to the server.
+ */
+export function mayOfferChildRole(record: Record<string, unknown>): boolean {
+  if (!Array.isArray(record.permissions)) return true;
+  return mayAddChildRole(coverage, { permissions: ownPermissions() }, { name: String(record.name ?? ''), permissions: record.permissions.map(String) }).ok;
 }

@@ -17,11 +17,15 @@ describe('gallery menu (spec §2)', () => {
     const groups = visibleMenu(menuGroups, can(['bot:manage', 'contact:view']), entities);
     expect(groups.map((group) => group.group)).toEqual(['bot', 'chat']);
     expect(paths(groups)).toEqual(['/crud/bot', '/crud/contact']);
-    expect(paths(visibleMenu(menuGroups, can(['userApiKey:myView']), entities))).toEqual(['/crud/user-api-key']);
   });
 
-  it('admin tiles follow their own entity, not user:manage', () => {
-    expect(paths(visibleMenu(menuGroups, can(['tenant:view']), entities))).toEqual(['/crud/tenant']);
+  // Issue 27 item 3: the administration group is for whoever administers users (GROUP_GATES).
+  it('the Admin group shows only with user:manage; inside it, each tile follows its own entity', () => {
+    for (const without of [['userApiKey:myView'], ['tenant:view'], ['tenant:manage', 'role:manage', 'setting:manage'], ['user:view', 'userApiKey:manage']]) {
+      expect(visibleMenu(menuGroups, can(without), entities).map((group) => group.group), without.join()).not.toContain('admin');
+    }
+    expect(paths(visibleMenu(menuGroups, can(['user:manage', 'tenant:view']), entities))).toEqual(['/crud/tenant', '/crud/user']);
+    expect(paths(visibleMenu(menuGroups, can(['user:manage', 'userApiKey:myView']), entities))).toEqual(['/crud/user', '/crud/user-api-key']);
     expect(paths(visibleMenu(menuGroups, can(['create:nothing', 'bot:create']), entities))).toEqual([]);
   });
 
