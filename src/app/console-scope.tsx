@@ -8,6 +8,7 @@ import { loadLanguage } from './i18n.ts';
 import { services } from './services.ts';
 import { CrudRoute } from './crud-route.tsx';
 import type { EntityName } from '../generated/types.ts';
+import { ConsoleFrame } from './navigation/console-frame.tsx';
 
 
 // English is the fallback of Spanish texts (spec §1): the console's many screens get it, the
@@ -19,13 +20,14 @@ loadLanguage('en').catch((error: unknown) => console.error(error));
  * entity providers, transports, form loaders, overrides and permissions. One chunk, loaded with the
  * first signed-in screen (router.tsx), so the sign-in page ships without it.
  */
-export function ConsoleScope() {
+export function ConsoleScope({ framed = false }: { framed?: boolean }) {
   const { user } = useSessionState();
   const can = useMemo(() => canFor(user), [user]);
   return (
     <PermissionsProvider can={can}>
       <RuntimeProvider services={services}>
-        <Outlet />
+        {/* The default layout's screens get the sidebar, breadcrumbs and palette; the chat layout's do not. */}
+        {framed ? <ConsoleFrame /> : <Outlet />}
       </RuntimeProvider>
     </PermissionsProvider>
   );

@@ -83,7 +83,7 @@ function screensOf(layout: FeatureRoute['layout']) {
         <RequireAccess access={{ auth: true, permissions: null }}>
           <Suspense fallback={<PageFallback />}>
             <AllTexts>
-              <ConsoleScope />
+              <ConsoleScope framed={layout === 'default'} />
             </AllTexts>
           </Suspense>
         </RequireAccess>

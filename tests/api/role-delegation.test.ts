@@ -124,7 +124,7 @@ describe('the console offers exactly what the server allows, for every seeded an
       // Pages: every tile the gallery (and sidebar) shows opens a list the server serves.
       const tiles = visibleMenu(menuGroups, can, entities, featureTiles).flatMap((group) => group.tiles);
       for (const tile of tiles) {
-        const path = tile.entity ? entities[tile.entity].api.basePath : '/api/chat/analytics';
+        const path = tile.entity ? entities[tile.entity as keyof typeof entities].api.basePath : '/api/chat/analytics';
         const res = await client.get(path);
         check(`${who} tile ${tile.path}`, true, res.status === 200);
       }
@@ -151,7 +151,7 @@ describe('the console offers exactly what the server allows, for every seeded an
       const delegator: Delegator = { permissions: held, role: { _id: own._id, childRoles: idsOf(own) } };
       for (const target of roles) {
         const userId = targets.get(target._id)!;
-        const offered = mayDo(can, entityAccess.user.permissions, 'update') && mayActOnUser(coverage, delegator, target).ok;
+        const offered = mayDo(can, entityAccess.user.permissions, 'update') && mayActOnUser(coverage, delegator, { ...target, childRoles: idsOf(target) }).ok;
         const res = await client.put(`/api/users/${userId}`, { phone: '601' });
         check(`${who} edits a user with role ${target.name} (${res.status} ${res.status === 200 ? '' : res.text.slice(0, 120)})`, offered, res.status === 200);
       }

@@ -130,6 +130,29 @@ describe.sequential('accessibility (axe-core, WCAG 2.1 AA + best practices)', ()
     await expectAccessible(admin, 'home');
   }, 60_000);
 
+  // Issue 27 item 5: the sidebar (expanded on every screen above, collapsed here), the breadcrumbs
+  // and the command palette open with a page and a record found.
+  it('collapsed sidebar and the command palette (dark and light)', async () => {
+    const failing: AxeViolation[] = [];
+    for (const colorScheme of ['dark', 'light'] as const) {
+      const page = await app.newPage({ colorScheme });
+      if (colorScheme === 'light') await page.addInitScript(lightTheme);
+      await app.signIn(page);
+      await page.goto(`${app.webUrl}/crud/bot`);
+      await page.getByRole('cell', { name: 'Asistente' }).waitFor();
+      await page.getByTestId('sidebar-toggle').click();
+      await page.locator('[data-testid="sidebar"][data-collapsed="true"]').waitFor();
+      failing.push(...(await audit(page, `collapsed sidebar-${colorScheme}`)));
+      await page.keyboard.press('Control+k');
+      await page.getByTestId('palette-input').fill('asis');
+      await page.getByTestId('palette-record').first().waitFor();
+      failing.push(...(await audit(page, `command palette-${colorScheme}`)));
+      await page.keyboard.press('Escape');
+      await page.getByTestId('palette-input').waitFor({ state: 'detached' });
+    }
+    expect(failing, describeViolations('navigation', failing)).toEqual([]);
+  }, 120_000);
+
   for (const route of generatedRoutes.filter((candidate) => candidate.path.startsWith('/crud/'))) {
     it(`list ${route.path} with its dialogs (dark)`, async () => {
       await admin.goto(`${app.webUrl}${route.path}`);
