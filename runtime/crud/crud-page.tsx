@@ -21,6 +21,7 @@ import { cancelCrudDialog, submitCrudDialog, successMessageKeys } from './crud-c
 import { CrudDialog } from './crud-dialog.tsx';
 import { crudFormQuery } from './crud-form-query.ts';
 import { filtersFromSearch, searchWithFilters } from './location-filters.ts';
+import { pageInRange } from './page-in-range.ts';
 import { linkedRecordFromSearch, searchWithoutLinkedRecord } from './linked-record.ts';
 import { useReplaceSearch } from './replace-search.tsx';
 import { entityListParams, entityListQuery } from './entity-list-query.ts';
@@ -83,6 +84,12 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
     if (list.error) console.error(list.error);
   }, [list.error]);
   const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: keys.all }), [queryClient, keys]);
+  // A page that no longer exists (its only row deleted) gives way to the last one that does.
+  const total = list.data?.total;
+  useEffect(() => {
+    const fitting = pageInRange(table.page, table.pageSize, total);
+    if (fitting !== table.page) dispatchTable({ type: 'setPage', page: fitting });
+  }, [total, table.page, table.pageSize]);
 
   const [dialog, dispatchDialog] = useReducer(crudDialogReducer, initialCrudDialogState);
   const open = useCallback((operation: CrudOperation, row?: EntityRecord) => dispatchDialog({ type: 'open', operation, row, model }), [model]);

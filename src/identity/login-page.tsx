@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { session, sessionStore, useIsAuthenticated, useSessionState } from '../session/session.ts';
 import { safeRedirectTarget } from '../app/guard.ts';
+import { loadAllTexts } from '../app/i18n.ts';
 import { canSubmitLogin } from './form-rules.ts';
 import { toFormFailure } from './server-errors.ts';
 import { ErrorAlert } from './error-alert.tsx';
@@ -14,7 +15,9 @@ import { usePublicOptions } from './use-public-options.ts';
 // The Google SDK is only downloaded when a client id is configured.
 const GoogleSignIn = lazy(() => import('./google-sign-in.tsx'));
 // Shown only to a visitor already signed in: not part of the sign-in form's code (entry chunk).
-const ProfileCard = lazy(() => import('./profile-card.tsx').then((module) => ({ default: module.ProfileCard })));
+// It arrives with the console's texts: the sign-in page has only the boot texts, and the card
+// showed its labels as raw keys ("profile.email:") without them (issue 27).
+const ProfileCard = lazy(() => Promise.all([import('./profile-card.tsx'), loadAllTexts()]).then(([module]) => ({ default: module.ProfileCard })));
 
 /** Spec §2 /login: logo, credentials, links, Google, dark-mode switch; the profile card when signed in. */
 export default function LoginPage() {

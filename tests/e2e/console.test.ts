@@ -143,6 +143,9 @@ describe.sequential('console', () => {
     await go(page, '/login');
     // Signed in: the login route shows the profile card instead of the form.
     await page.getByTestId('profile-card').waitFor();
+    // Its labels in Spanish, never raw keys such as "profile.email:" (issue 27: the sign-in page has only the boot texts).
+    expect(await page.getByTestId('profile-card').innerText()).not.toMatch(/\bprofile\.[a-zA-Z]+/);
+    expect(await page.getByTestId('profile-card').innerText()).toContain('Correo electrónico');
     expect(await page.getByTestId('profile-tenant').textContent()).toBe('Acme');
     expect(await page.getByTestId('profile-role').textContent()).toBe('Soporte');
     await app.screenshot(page, 'login-signed-in');
