@@ -37,6 +37,8 @@ export function ProfileCard() {
     try {
       await api.uploadAvatar(file);
       await session.reloadUser();
+      // A good upload ends an earlier failure's message (it stayed on, issue 27).
+      setError(null);
     } catch (failure) {
       setError(toFormFailure(failure).message);
     } finally {
