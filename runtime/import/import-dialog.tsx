@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Button, FileInput, Group, Modal, Select, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ActiveJobProgress } from '../jobs/active-job-progress.tsx';
@@ -24,23 +24,30 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
   const [report, setReport] = useState<ImportReport | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // Only the latest run's answer counts: a slow check of the file before never overwrites it.
+  const latest = useRef(0);
 
-  async function run(dryRun: boolean) {
-    if (!file) return;
+  async function run(dryRun: boolean, chosen: File | null = file) {
+    if (!chosen) return;
+    const file = chosen;
+    const ticket = ++latest.current;
     setBusy(true);
     setError(null);
     try {
       const result = await provider.import({ file, format, dryRun });
-      setReport(result);
+      // Records a real import created are reported whatever happened to the dialog meanwhile.
       if (!dryRun) onImported(result);
+      if (ticket !== latest.current) return;
+      setReport(result);
     } catch (failure) {
+      if (ticket !== latest.current) return;
       // A rejected import (400) carries its report beside the error shape: show its rows.
       const rejected = isApiError(failure) ? asReport(failure.body) : null;
       if (rejected) setReport(rejected);
       else console.error(failure);
       setError(isApiError(failure) ? failure.message : 'error.unknown');
     } finally {
-      setBusy(false);
+      if (ticket === latest.current) setBusy(false);
     }
   }
 
@@ -61,6 +68,11 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
             onChange={(next) => {
               setFile(next);
               setReport(null);
+              setError(null);
+              // A new file is checked at once, so Importar follows the file chosen now, not the
+              // report of the one before (it stayed disabled, issue 27).
+              if (next) void run(true, next);
+              else latest.current += 1;
             }}
             accept={format === 'CSV' ? '.csv,text/csv' : '.json,application/json'}
             clearable
@@ -103,7 +115,7 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
                   {report.errors.map((rowError, index) => (
                     <Table.Tr key={index}>
                       <Table.Td>{rowError.row}</Table.Td>
-                      <Table.Td>{rowError.field}</Table.Td>
+                      <Table.Td>{fieldLabel(model, rowError.field, t)}</Table.Td>
                       <Table.Td>{t(rowError.reason, rowError.params ?? {})}</Table.Td>
                     </Table.Tr>
                   ))}
@@ -127,6 +139,18 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
       </Stack>
     </Modal>
   );
+}
+
+/**
+ * The column of an import error as people read it: the field's label (a nested path by its
+ * top-level field, "Textos › 2 › title"), the raw name only for what the model does not know.
+ */
+export function fieldLabel(model: ClientEntityModel, field: string | null | undefined, t: (key: string) => string): string {
+  if (!field) return '';
+  const [head, ...rest] = field.split('.');
+  const known = model.fields.find((candidate) => candidate.name === head);
+  if (!known) return field;
+  return [t(known.label), ...rest].join(' › ');
 }
 
 /** The import report inside a rejected import's error body, when it is one. */
