@@ -333,7 +333,7 @@ describe('the permission rule in the console', () => {
     page.expectErrors(/status of 409 \(Conflict\).*\/api\/roles\/|ApiError: error\.roleInUse/);
     await row.getByRole('button', { name: t('crud.delete') }).click();
     await dialogOf(page).getByRole('button', { name: t('crud.delete'), exact: true }).click();
-    await dialogOf(page).getByRole('alert').getByText(t('error.roleInUse').replace('{{count}}', '1')).waitFor();
+    await dialogOf(page).getByRole('alert').getByText(t('error.roleInUse_one').replace('{{count}}', '1')).waitFor();
     await app.screenshot(page, 'role-in-use', { fullPage: false });
     await dialogOf(page).getByRole('button', { name: t('crud.cancel') }).click();
     await findRow(page, entities.role, 'E2E Busy Role');

@@ -5,6 +5,7 @@ import { Breadcrumbs } from './breadcrumbs.tsx';
 import CommandPalette from './command-palette.tsx';
 import { palette } from './palette-store.ts';
 import { Sidebar } from './sidebar.tsx';
+import QueryScope from '../query-scope.tsx';
 
 /** Where the sidebar's state is kept: collapsed stays collapsed across pages and visits. */
 const COLLAPSED_KEY = 'forja.sidebar.collapsed';
@@ -22,7 +23,10 @@ export function ConsoleFrame() {
         <Breadcrumbs />
         <Outlet />
       </Box>
-      <CommandPalette />
+      {/* The console's one query client (each screen gets it the same way, router.tsx). */}
+      <QueryScope>
+        <CommandPalette />
+      </QueryScope>
     </Group>
   );
 }

@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Badge, Code, Divider, Group, Paper, ScrollArea, Spoiler, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { EntityForm, type EntityFormProps } from '../../../runtime/form/entity-form.tsx';
-import type { FormSchemas } from '../../../runtime/form/prepare-form-schemas.ts';
+import { withoutFields } from '../without-fields.ts';
 
 interface Fragment {
   source?: string;
@@ -17,7 +17,7 @@ interface Fragment {
  */
 export function BotTraceForm(props: EntityFormProps) {
   const view = props.operation === 'view';
-  const schemas = useMemo(() => (view ? withoutField(props.schemas, 'knowledgeBase') : props.schemas), [view, props.schemas]);
+  const schemas = useMemo(() => (view ? withoutFields(props.schemas, ['knowledgeBase']) : props.schemas), [view, props.schemas]);
   if (!view) return <EntityForm {...props} />;
   const fragments = Array.isArray(props.initialData.knowledgeBase) ? (props.initialData.knowledgeBase as Fragment[]) : [];
   const latency = typeof props.initialData.latency === 'number' ? props.initialData.latency : null;
@@ -78,12 +78,3 @@ function TraceFragments({ fragments, query, latency }: { fragments: Fragment[]; 
 }
 
 /** The form schemas without one top-level field (schema property, required entry and UI order). */
-function withoutField(schemas: FormSchemas, field: string): FormSchemas {
-  const schema = structuredClone(schemas.schema) as Record<string, any>;
-  const uiSchema = structuredClone(schemas.uiSchema) as Record<string, any>;
-  if (schema.properties) delete schema.properties[field];
-  if (Array.isArray(schema.required)) schema.required = schema.required.filter((name: string) => name !== field);
-  delete uiSchema[field];
-  if (Array.isArray(uiSchema['ui:order'])) uiSchema['ui:order'] = uiSchema['ui:order'].filter((name: string) => name !== field);
-  return { ...schemas, schema, uiSchema } as FormSchemas;
-}
