@@ -1,5 +1,5 @@
-import { lazy, Suspense, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { Anchor, Button, Center, Divider, Group, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, Center, Divider, Group, PasswordInput, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { IconLogin } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -11,6 +11,7 @@ import { toFormFailure } from './server-errors.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { IdentityCard } from './identity-card.tsx';
 import { usePublicOptions } from './use-public-options.ts';
+import { signOutReason, type SignOutReason } from '../session/sign-out-reason.ts';
 
 // The Google SDK is only downloaded when a client id is configured.
 const GoogleSignIn = lazy(() => import('./google-sign-in.tsx'));
@@ -42,6 +43,10 @@ export default function LoginPage() {
     if (usernameInput.current?.value) setUsername(usernameInput.current.value);
     if (passwordInput.current?.value) setPassword(passwordInput.current.value);
   }, []);
+  // Signed out by the console (the session expired): say so. Read after hydration, since the
+  // prerendered page cannot know it.
+  const [signedOutBecause, setSignedOutBecause] = useState<SignOutReason | null>(null);
+  useEffect(() => setSignedOutBecause(signOutReason()), []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -91,6 +96,11 @@ export default function LoginPage() {
       <Text c="dimmed" ta="center">
         {t('login.subtitle')}
       </Text>
+      {signedOutBecause === 'expired' && !error && (
+        <Alert color="yellow" variant="light" role="status" data-testid="login-session-expired">
+          {t('login.sessionExpired')}
+        </Alert>
+      )}
       <ErrorAlert message={error} />
       <form onSubmit={(event) => void submit(event)}>
         <Stack gap="sm">

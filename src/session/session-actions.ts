@@ -1,5 +1,6 @@
 import { isTokenValid, msUntilExpiry } from './jwt.ts';
 import { emitSessionEvent } from './session-events.ts';
+import { forgetSignOutReason, rememberSignOutReason, type SignOutReason } from './sign-out-reason.ts';
 import type { SessionStore } from './session-store.ts';
 import type { IdentityApi } from './identity-api.ts';
 import type { SessionUser } from './session-types.ts';
@@ -14,10 +15,13 @@ const MAX_TIMER_MS = 2_147_483_647;
 export function createSessionActions(store: SessionStore, api: IdentityApi, log: Pick<Console, 'error'> = console) {
   let expiryTimer: ReturnType<typeof setTimeout> | null = null;
 
-  function signOut(): void {
+  /** Signs out; with a reason (the session expired) when the console did it, not the user. */
+  function signOut(reason?: SignOutReason): void {
     if (expiryTimer) clearTimeout(expiryTimer);
     expiryTimer = null;
     const wasSignedIn = store.getState().token !== null || store.getState().user !== null;
+    if (reason && wasSignedIn) rememberSignOutReason(reason);
+    else if (!reason) forgetSignOutReason();
     store.clear();
     if (wasSignedIn) emitSessionEvent('logout');
   }
@@ -30,7 +34,7 @@ export function createSessionActions(store: SessionStore, api: IdentityApi, log:
       () => {
         if (store.getState().token !== token) return;
         if (isTokenValid(token)) scheduleExpiry(token);
-        else signOut();
+        else signOut('expired');
       },
       Math.min(msUntilExpiry(token) + 50, MAX_TIMER_MS),
     );
@@ -69,6 +73,7 @@ export function createSessionActions(store: SessionStore, api: IdentityApi, log:
     async login(username: string, password: string): Promise<SessionUser> {
       const { accessToken } = await api.login(username.trim(), password);
       const user = await loginWithToken(accessToken);
+      forgetSignOutReason();
       emitSessionEvent('login-success');
       return user;
     },
@@ -78,6 +83,7 @@ export function createSessionActions(store: SessionStore, api: IdentityApi, log:
       try {
         const { accessToken } = await api.googleLogin(credential);
         const user = await loginWithToken(accessToken);
+        forgetSignOutReason();
         emitSessionEvent('login-success');
         return user;
       } catch (error) {
@@ -95,7 +101,7 @@ export function createSessionActions(store: SessionStore, api: IdentityApi, log:
         return;
       }
       if (!isTokenValid(token)) {
-        signOut();
+        signOut('expired');
         return;
       }
       scheduleExpiry(token);

@@ -11,7 +11,8 @@ export const api = identityApi((call) => restApi.call(call));
 
 /** The console's session actions (login, logout, restore...). */
 export const session = createSessionActions(sessionStore, api);
-setUnauthorizedHandler(() => session.signOut());
+// A 401 while signed in: the token expired or was revoked; the sign-in page says so.
+setUnauthorizedHandler(() => session.signOut('expired'));
 
 export function useSessionState(): SessionState {
   return useSyncExternalStore(sessionStore.subscribe, sessionStore.getState, sessionStore.getState);

@@ -92,6 +92,15 @@ describe.sequential('console', () => {
       expect(await box.count(), permission).toBe(1);
       await box.check();
     }
+    // No permission code runs out of its column (issue 27): each code's box fits in its checkbox's.
+    const overflowing = await dialog(admin).getByTestId('role-permissions').evaluate((fieldset) =>
+      [...fieldset.querySelectorAll('code')].filter((code) => {
+        const cell = code.closest('.mantine-Checkbox-root')!.getBoundingClientRect();
+        const box = code.getBoundingClientRect();
+        return box.right > cell.right + 1 || code.scrollWidth > code.clientWidth + 1;
+      }).map((code) => code.textContent),
+    );
+    expect(overflowing).toEqual([]);
     await app.screenshot(admin, 'role-create', { fullPage: false });
     await dialog(admin).getByRole('button', { name: 'Crear' }).click();
     await admin.getByRole('cell', { name: 'Soporte' }).waitFor();

@@ -73,8 +73,8 @@ export default function CommandPalette() {
       scrollable
       maxHeight={440}
       zIndex={3000}
+      // The dialog's name (Modal's title, which labels it); an aria-label here would land on a plain div.
       title={t('palette.title')}
-      aria-label={t('palette.title')}
       store={paletteStore}
     >
       <Spotlight.Search placeholder={t('palette.placeholder')} aria-label={t('palette.placeholder')} leftSection={<IconSearch size={18} />} rightSection={searching ? <Loader size="xs" /> : undefined} data-testid="palette-input" />

@@ -58,7 +58,7 @@ export function Sidebar({ collapsed, onToggle, onSearch }: SidebarProps) {
       <Stack gap={2}>
         <Group justify={collapsed ? 'center' : 'space-between'} wrap="nowrap" mb={4}>
           {!collapsed && (
-            <UnstyledButton onClick={onSearch} aria-label={t('palette.open')} data-testid="sidebar-search" style={{ flex: 1 }}>
+            <UnstyledButton onClick={onSearch} title={t('palette.open')} data-testid="sidebar-search" style={{ flex: 1 }}>
               <Group gap={6} wrap="nowrap" px={8} py={4} style={{ border: '1px solid var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-sm)' }}>
                 <IconSearch size={16} />
                 <Text size="sm" style={{ flex: 1 }}>

@@ -173,7 +173,10 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
                             // People read the action in their language; the key stays visible beneath it for whoever
                             // scripts roles, and in the accessible name, which needs the group to tell "Ver" apart.
                             label={t(keys.action)}
-                            description={<Code fz="xs">{permission}</Code>}
+                            // Long codes (knowledgesource:manage) wrap inside their column instead of
+                            // running into the next one (issue 27).
+                            description={<Code fz="xs" style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }}>{permission}</Code>}
+                            styles={{ root: { minWidth: 0 }, body: { minWidth: 0 }, labelWrapper: { minWidth: 0 } }}
                             aria-label={`${t(keys.action)} · ${t(keys.group)} (${permission})`}
                             checked={permissions.includes(permission)}
                             disabled={readOnly}
