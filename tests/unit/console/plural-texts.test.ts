@@ -12,6 +12,7 @@ const SINGLE_FORM = new Set([
   'error.jobs.tooMany', // the limit, several tasks
   'error.bulkTooMany', // more than the bulk limit: always several
   'chat.sources', // "Fuentes (3)": the count in parentheses
+  'chat.preview.fragments', // "Fragmentos recuperados (3)": the same
 ]);
 
 function countTexts(tree: Record<string, unknown>, prefix = ''): string[] {
