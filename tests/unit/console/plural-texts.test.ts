@@ -11,6 +11,7 @@ const SINGLE_FORM = new Set([
   'validation.refAmbiguous', // two or more records match
   'error.jobs.tooMany', // the limit, several tasks
   'error.bulkTooMany', // more than the bulk limit: always several
+  'crud.selection.selectAllMatching', // offered only when more rows match than the page shows
   'chat.sources', // "Fuentes (3)": the count in parentheses
   'chat.preview.fragments', // "Fragmentos recuperados (3)": the same
 ]);
