@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityModelMap } from '../../contract/model/entity-model.ts';
+import type { Database } from '../db/database.ts';
 import type { EntityRecord, EntityService } from '../entities/entity-service.ts';
 import { routePermission } from '../entities/route-permission.ts';
 import { systemIn } from '../entities/system-context.ts';
@@ -18,13 +19,13 @@ const PAGE = 100;
  * who gave a known e-mail without proving it gets a new, unverified contact; this moves that
  * contact's conversations and memory to the real one and deletes it.
  *
- * The database has no interactive transaction (server/entities/README.md), so the steps are
- * ordered for a failure to lose nothing: every check first (nothing written when one fails), then
- * the target's memory (validated by the service: over the limit is a 400 and nothing changed),
- * then the conversations, the source deleted last. A merge cut short can be run again: memory
- * skips exact duplicates and moved conversations are no longer the source's.
+ * Every check runs first (nothing written when one fails); then the target's memory (validated by
+ * the service: over the limit is a 400), the conversations and the deletion of the source run in
+ * one database transaction (Database.transaction: the service's own writes nest in it), so a
+ * failure at any step leaves both contacts as they were.
  */
-export function registerContactMergeRoute(app: FastifyInstance, service: EntityService, entities: EntityModelMap, enforce: Enforce): void {
+export function registerContactMergeRoute(app: FastifyInstance, deps: { service: EntityService; database: Database; entities: EntityModelMap; enforce: Enforce }): void {
+  const { service, database, entities, enforce } = deps;
   const contact = entities.contact;
   if (!contact) throw new Error('registerContactMergeRoute: the contact entity is missing from the models (manifests/contact.json)');
   const update = routePermission(contact, 'update');
@@ -68,27 +69,29 @@ export function registerContactMergeRoute(app: FastifyInstance, service: EntityS
         inputErrors: [{ field: 'memory', reason: 'validation.maxItems' }],
       });
     }
-    if (memory.added > 0) await service.update('contact', context, into, { memory: memory.entries });
-    // A conversation's contact is read-only for users; the merge is the server's own act, confined
-    // to the contacts' tenant and allowed only after the caller's checks above.
-    const feature = systemIn(typeof tenant === 'string' ? tenant : null);
-    const moved = new Set<string>();
-    for (;;) {
-      const page = await service.find('conversation', feature, {
-        limit: PAGE, offset: 0, orderBy: null, order: 'asc', search: null,
-        filters: [{ column: 'contact', operator: 'eq', value: id, list: false }],
-      });
-      if (page.length === 0) break;
-      for (const conversation of page) {
-        const conversationId = String(conversation._id);
-        // A move that did not take would otherwise be read back forever.
-        if (moved.has(conversationId)) throw new Error(`Contact merge: conversation ${conversationId} still belongs to contact ${id} after being moved to ${into}`);
-        await service.update('conversation', feature, conversationId, { contact: into });
-        moved.add(conversationId);
+    return database.transaction(async () => {
+      if (memory.added > 0) await service.update('contact', context, into, { memory: memory.entries });
+      // A conversation's contact is read-only for users; the merge is the server's own act, confined
+      // to the contacts' tenant and allowed only after the caller's checks above.
+      const feature = systemIn(typeof tenant === 'string' ? tenant : null);
+      const moved = new Set<string>();
+      for (;;) {
+        const page = await service.find('conversation', feature, {
+          limit: PAGE, offset: 0, orderBy: null, order: 'asc', search: null,
+          filters: [{ column: 'contact', operator: 'eq', value: id, list: false }],
+        });
+        if (page.length === 0) break;
+        for (const conversation of page) {
+          const conversationId = String(conversation._id);
+          // A move that did not take would otherwise be read back forever.
+          if (moved.has(conversationId)) throw new Error(`Contact merge: conversation ${conversationId} still belongs to contact ${id} after being moved to ${into}`);
+          await service.update('conversation', feature, conversationId, { contact: into });
+          moved.add(conversationId);
+        }
       }
-    }
-    await service.delete('contact', context, id);
-    return { into, movedConversations: moved.size, addedMemory: memory.added };
+      await service.delete('contact', context, id);
+      return { into, movedConversations: moved.size, addedMemory: memory.added };
+    });
   });
 }
 

@@ -25,5 +25,5 @@ export const registerChatFeature: ServerFeature = async (app, deps: FeatureDepen
   // The bot form's preview: the same pipeline over an in-memory conversation (issue 28 item 4).
   registerChatPreviewRoute(app, new ChatPreview({ database: deps.database, service: deps.service, store, llm, index, tokens }), limits);
   // Unverified contacts made by visitors who gave a known e-mail without proof (issue 20) are merged here.
-  registerContactMergeRoute(app, deps.service, deps.entities, deps.enforce);
+  registerContactMergeRoute(app, deps);
 };

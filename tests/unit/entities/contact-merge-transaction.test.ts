@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Fastify from 'fastify';
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { registerContactMergeRoute } from '../../../server/chat/contact-merge-routes.ts';
+import type { Database } from '../../../server/db/database.ts';
+import { migrateEntities } from '../../../server/db/migrate-entities.ts';
+import { openSqliteDatabase } from '../../../server/db/sqlite-database.ts';
+import { createEntityAjv } from '../../../server/entities/ajv-instance.ts';
+import { buildEntityRuntimes } from '../../../server/entities/entity-runtime.ts';
+import { EntityService } from '../../../server/entities/entity-service.ts';
+import { system } from '../../../server/entities/system-context.ts';
+import { entities } from '../../../server/generated/entities.ts';
+import { schemas } from '../../../server/generated/schemas.ts';
+import { HttpError } from '../../../server/http/http-error.ts';
+
+/**
+ * The contact merge's writes (target memory, conversations moved, source deleted) are one
+ * transaction: a failure at the last step leaves both contacts and every conversation as they were.
+ */
+let dir: string;
+let database: Database;
+let service: EntityService;
+
+beforeEach(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-merge-'));
+  database = openSqliteDatabase(path.join(dir, 'forja.db'));
+  await migrateEntities(database, Object.values(entities), { info() {}, warn() {} });
+  service = new EntityService(database, buildEntityRuntimes(entities, schemas, createEntityAjv()));
+});
+
+afterEach(async () => {
+  await database.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('a merge whose last step fails changes nothing', async () => {
+  const ctx = system();
+  const bot = await service.create('bot', ctx, { name: 'Bot', description: 'Bot description' });
+  const source = await service.create('contact', ctx, { name: 'Source', memory: [{ attribute: 'pedido', content: '42' }] });
+  const target = await service.create('contact', ctx, { name: 'Target', memory: [] });
+  const conversation = await service.create('conversation', ctx, { contact: source._id, bot: bot._id, chats: [] });
+  // The deletion of the source, the merge's last write, is refused.
+  service.hooks.add('contact', {
+    beforeDelete: () => {
+      throw new HttpError(409, 'refused for the test');
+    },
+  });
+  const app = Fastify();
+  app.decorateRequest('context', null);
+  app.addHook('onRequest', async (request) => {
+    (request as unknown as { context: unknown }).context = { userId: 'admin', tenantId: null, permissions: ['contact:manage'] };
+  });
+  registerContactMergeRoute(app, { service, database, entities, enforce: async () => {} });
+  const res = await app.inject({ method: 'POST', url: `/api/contacts/${source._id}/merge`, payload: { into: target._id } });
+  expect(res.statusCode, res.body).toBe(409);
+  expect((await service.findById('contact', ctx, String(target._id))).memory).toEqual([]);
+  expect((await service.findById('contact', ctx, String(source._id))).name).toBe('Source');
+  const stored = await service.findById('conversation', ctx, String(conversation._id), { populate: false });
+  expect(stored.contact).toBe(source._id);
+  await app.close();
+});
