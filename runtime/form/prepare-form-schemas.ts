@@ -2,6 +2,7 @@ import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
 import type { ClientEntityModel, FieldModel } from '../model/client-entity-model.ts';
 import type { Can } from '../permissions/permissions-context.tsx';
 import { uiOptionsOf } from './visibility.ts';
+import { fieldType } from '../../contract/field-types/field-types.ts';
 
 type Json = Record<string, unknown>;
 type Translate = (key: string) => string;
@@ -71,9 +72,11 @@ function decorateUi(uiSchema: Json, fields: readonly FieldModel[], translate: Tr
     }
     ui['ui:options'] = options;
     if (field.objectFields) {
-      const nested = field.type === 'array.object' ? (ui.items as Json | undefined) : ui;
+      // A list of objects (array.object) keeps its fields' UI under `items`, an object in place.
+      const list = fieldType(field.type).list;
+      const nested = list ? (ui.items as Json | undefined) : ui;
       if (nested) decorateUi(nested, field.objectFields, translate);
-      if (field.type === 'array.object') ui.items = labelledItems(nested ?? {}, field, translate);
+      if (list) ui.items = labelledItems(nested ?? {}, field, translate);
     }
   }
 }
