@@ -9,7 +9,7 @@ import { isBlank } from './entity-validator.ts';
 import { MAX_LIMIT, type ListQuery } from './list-query.ts';
 import { newRecordId } from './new-record-id.ts';
 import { populateRefs } from './populate-refs.ts';
-import { decodeRow, encodeValues } from './record-codec.ts';
+import { decodeRow, decodeRows, encodeValues } from './record-codec.ts';
 import { sanitiseBody } from './sanitise-body.ts';
 import { SECRET_ENCODERS } from './secret-encoders.ts';
 import { EntityHookRegistry, type EntityHooks, type EntityRecord, type WriteEvent } from './entity-hooks.ts';
@@ -377,7 +377,7 @@ export class EntityService {
    * (afterRead hooks run). Without one (exports), the rows as stored.
    */
   async toRecords(runtime: EntityRuntime, rows: Record<string, unknown>[], context?: RequestContext, options: ReadOptions = {}): Promise<EntityRecord[]> {
-    const records = rows.map((row) => decodeRow(runtime, this.database.dialect, row));
+    const records = decodeRows(runtime, this.database.dialect, rows);
     if (options.populate !== false) await populateRefs(this.database, this.runtimes, runtime, records);
     if (context) await this.hooks.afterRead(runtime.model.name, context, records);
     return records;

@@ -1,7 +1,7 @@
 import { compileShape } from '../db/compiled-shapes.ts';
 import type { Database } from '../db/database.ts';
 import { runtimeKey } from './entity-query.ts';
-import { decodeRow } from './record-codec.ts';
+import { decodeRows } from './record-codec.ts';
 import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
 
 /** SQLite allows 32766 parameters; keep IN lists well below it. */
@@ -72,7 +72,8 @@ export async function loadByIds(database: Database, runtime: EntityRuntime, ids:
         database.kysely.selectFrom(runtime.table).select(columns).where('_id', 'in', chunk.map((_, i) => v(i))),
       ),
     );
-    for (const row of rows) byId.set(String(row._id), decodeRow(runtime, database.dialect, row));
+    const records = decodeRows(runtime, database.dialect, rows);
+    for (const record of records) byId.set(String(record._id), record);
   }
   return byId;
 }
