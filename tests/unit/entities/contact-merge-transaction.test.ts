@@ -48,7 +48,7 @@ it('a merge whose last step fails changes nothing', async () => {
     },
   });
   const app = Fastify();
-  app.decorateRequest('context', null);
+  app.decorateRequest('context', null as never);
   app.addHook('onRequest', async (request) => {
     (request as unknown as { context: unknown }).context = { userId: 'admin', tenantId: null, permissions: ['contact:manage'] };
   });
