@@ -23,10 +23,13 @@ export function EntityPreview({ preview, texts }: { preview: DraftPreview | null
   const [language, setLanguage] = useState(i18n.language.startsWith('en') ? 'en' : 'es');
   const { colorScheme, setColorScheme } = useMantineColorScheme();
   // A copy of the console's i18n with the draft's texts in, so unsaved labels read as they will.
+  // Its own store (forkResourceStore): the draft's texts never reach the console's, nor wake its listeners mid-render.
   const previewI18n = useMemo(() => {
-    const copy = i18n.cloneInstance({ lng: language });
+    const copy = i18n.cloneInstance({ lng: language, forkResourceStore: true });
+    // The fork copies two levels only: the nested groups the draft's keys land in must be copies too.
+    copy.store.data = structuredClone(i18n.store.data);
     for (const [key, pair] of Object.entries(texts)) {
-      for (const locale of ['es', 'en'] as const) copy.addResource(locale, (copy.options.defaultNS as string) ?? 'translation', key, pair[locale]);
+      for (const locale of ['es', 'en'] as const) copy.addResource(locale, (copy.options.defaultNS as string) ?? 'translation', key, pair[locale], { silent: true });
     }
     return copy;
   }, [i18n, language, texts]);

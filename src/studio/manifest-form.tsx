@@ -1,6 +1,6 @@
 import { memo, useMemo } from 'react';
 import Form from '@rjsf/core';
-import type { ErrorSchema, RJSFSchema } from '@rjsf/utils';
+import type { ErrorSchema, RJSFSchema, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
 // Templates only, as the CRUD forms (runtime/form/form-registry.ts): the theme's widget index pulls dayjs through an ESM-incompatible path.
 import MantineTemplates from '@rjsf/mantine/lib/templates/index.js';
 import { acceptAllValidator } from '../../runtime/form/form-validator.ts';
@@ -16,6 +16,14 @@ export interface ManifestFormProps {
   idPrefix: string;
 }
 
+const BaseSelect = formWidgets.SelectWidget!;
+/** RJSF's chooser between oneOf/anyOf variants comes with its label hidden, so it would have no accessible name: shown here. */
+function VariantAwareSelect(props: WidgetProps) {
+  const variant = /__(one|any)of_select$/.test(props.id);
+  return <BaseSelect {...props} hideLabel={variant ? false : props.hideLabel} label={variant ? `${props.label || props.name} (variant)` : props.label} />;
+}
+const STUDIO_WIDGETS: RegistryWidgetsType = { ...formWidgets, SelectWidget: VariantAwareSelect, select: VariantAwareSelect };
+
 /**
  * A form generated from the manifest meta-schema (manifests/manifest.schema.json), so a property
  * added to the meta-schema appears here with no studio code. It checks nothing itself: the
@@ -30,7 +38,7 @@ export const ManifestForm = memo(function ManifestForm({ schema, value, onChange
       formData={value}
       validator={acceptAllValidator}
       templates={templates}
-      widgets={formWidgets}
+      widgets={STUDIO_WIDGETS}
       idPrefix={idPrefix}
       extraErrors={errors}
       showErrorList={false}

@@ -81,7 +81,7 @@ export function SaveDialog({ manifest, texts, version, onClose, onSaved, onConfl
               <List size="sm">{plan.localeKeys.map((k) => <List.Item key={k.key}><Code>{k.key}</Code> es: “{k.es}” · en: “{k.en}”</List.Item>)}</List>
             )}
             <Title order={3} size="h5">{t('studio.plan')}</Title>
-            {plan.plan.text ? <Code block data-testid="studio-plan">{plan.plan.text}</Code> : <Text size="sm" c="dimmed">{t('studio.noMigration')}</Text>}
+            {plan.plan.text ? <Code block data-testid="studio-plan" tabIndex={0}>{plan.plan.text}</Code> : <Text size="sm" c="dimmed">{t('studio.noMigration')}</Text>}
             {refusals.length > 0 && (
               <Alert color="red" title={t('studio.refused')} data-testid="studio-refused">
                 {refusals.map((r, i) => <Text key={i} size="sm">{t('studio.refusal', { field: r.field })} {r.message}</Text>)}

@@ -1,0 +1,110 @@
+// The schema studio in Chromium on the build users get (CSP on), with SCHEMA_STUDIO=true and the
+// studio pointed at a scratch copy of manifests/ and locales/: a field added in the form is
+// validated as typed, planned, saved into the manifest and its locale files; a lossy type change
+// is refused with the plan's reason and writes nothing; axe finds no critical or serious violation.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { root, startApp, type AppUnderTest } from './helpers/app-under-test.ts';
+import { pageSettled } from './helpers/page-settled.ts';
+
+const AXE_SOURCE = fs.readFileSync(path.join(root, 'node_modules/axe-core/axe.min.js'), 'utf8');
+const AXE_URL_PATH = '/__e2e__/axe.min.js';
+
+let app: AppUnderTest;
+let project: string;
+const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(project, file), 'utf8'));
+
+beforeAll(async () => {
+  project = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-e2e-studio-'));
+  for (const dir of ['manifests', 'locales']) fs.cpSync(path.join(root, dir), path.join(project, dir), { recursive: true });
+  app = await startApp({ env: { SCHEMA_STUDIO: 'true', SCHEMA_STUDIO_ROOT: project } });
+});
+afterAll(async () => {
+  await app?.stop();
+  fs.rmSync(project, { recursive: true, force: true });
+});
+
+/** axe-core served as one more same-origin script (the CSP allows scripts from 'self' only), as tests/e2e/accessibility.test.ts does. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await pageSettled(page);
+  await page.route(`**${AXE_URL_PATH}`, (route) => route.fulfill({ contentType: 'text/javascript', body: AXE_SOURCE }));
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ url: AXE_URL_PATH });
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; nodes: Array<{ target: string[] }> }> }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] }, resultTypes: ['violations'] });
+    return result.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+async function openContact(page: Page): Promise<void> {
+  await page.goto(`${app.webUrl}/studio`);
+  await page.getByRole('heading', { name: 'Estudio de esquema' }).waitFor();
+  await page.getByText('contact', { exact: true }).click();
+  await page.getByTestId('studio-field-email').waitFor();
+  await expectEnabled(page);
+}
+
+async function expectEnabled(page: Page): Promise<void> {
+  await page.waitForFunction(() => {
+    const button = document.querySelector('[data-testid="studio-save"]') as HTMLButtonElement | null;
+    return button !== null && !button.disabled;
+  }, undefined, { timeout: 30_000 });
+}
+
+describe('schema studio in the browser', { timeout: 180_000 }, () => {
+  it('adds a field: checked as typed, planned, saved to the manifest and both locale files; axe finds nothing serious', async () => {
+    const page = await app.newPage();
+    await app.signIn(page);
+    await openContact(page);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Añadir campo' }).click();
+    const editor = page.getByTestId('studio-field-editor');
+    await editor.waitFor();
+    // Its Spanish and English label, typed where the label key's texts are.
+    const added = (await page.getByTestId(/^studio-field-field\d+$/).last().getAttribute('data-testid'))!.replace('studio-field-', '');
+    await editor.getByLabel(`field.contact.${added} (español)`).fill('Sitio web');
+    await editor.getByLabel(`field.contact.${added} (inglés)`).fill('Website');
+    await expectEnabled(page);
+    // The preview renders the draft with the new field, through the CRUD form renderer.
+    await page.getByTestId('studio-preview').getByText('Sitio web').first().waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByTestId('studio-save').click();
+    await page.getByTestId('studio-plan').waitFor();
+    expect(await page.getByTestId('studio-plan').textContent()).toContain(`add column   contacts.${added}`);
+    await page.getByTestId('studio-confirm').click();
+    await page.getByTestId('studio-saved').waitFor();
+    expect(readJson('manifests/contact.json').fields.map((f: { name: string }) => f.name)).toContain(added);
+    expect(readJson('locales/es.json').field.contact[added]).toBe('Sitio web');
+    expect(readJson('locales/en.json').field.contact[added]).toBe('Website');
+  });
+
+  it('a lossy type change is refused with the plan\'s reason and writes nothing', async () => {
+    const token = await app.apiToken();
+    await app.api('POST', '/api/contacts', { name: 'Ana', email: 'ana@example.com' }, token);
+    const before = fs.readFileSync(path.join(project, 'manifests/contact.json'), 'utf8');
+    const page = await app.newPage();
+    await app.signIn(page);
+    await openContact(page);
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const json = page.getByRole('textbox', { name: /manifests\/contact\.json/ });
+    const manifest = JSON.parse(await json.inputValue());
+    const name = manifest.fields.find((f: { name: string }) => f.name === 'name');
+    name.type = 'number';
+    delete name.validation?.minLength;
+    delete name.validation?.maxLength;
+    await json.fill(JSON.stringify(manifest, null, 2));
+    await expectEnabled(page);
+    await page.getByTestId('studio-save').click();
+    const refused = page.getByTestId('studio-refused');
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/do not convert from string to number.*holds "Ana"/s);
+    expect(await page.getByTestId('studio-confirm').isDisabled()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(fs.readFileSync(path.join(project, 'manifests/contact.json'), 'utf8')).toBe(before);
+  });
+});
