@@ -9,11 +9,13 @@ export const MAX_BULK_DELETE = 1000;
 
 /**
  * Either the chosen ids, or every record matching a list query (the table's "all matching the
- * filter"): `matching: {}` is every record the caller reaches, said on purpose.
+ * filter"; no search nor filters is every record the caller reaches). `expected` is the count the
+ * user confirmed: when the query now matches another number, nothing is deleted (409), so a
+ * list that changed meanwhile is never deleted unseen.
  */
 export type BulkDeleteRequest =
   | { ids: string[] }
-  | { matching: { search?: string; filters?: string } };
+  | { matching: { search?: string; filters?: string; expected: number } };
 
 /** Why one record was not deleted: the error the single delete would have answered. */
 export interface BulkDeleteFailure {

@@ -158,7 +158,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
   const [bulkDelete, setBulkDelete] = useState<NonNullable<TableSelection> | null>(null);
   const runBulk = useCallback(() => {
     if (!bulkDelete) throw new Error('Bulk delete run without a selection');
-    return runBulkDelete(provider, bulkDelete.kind === 'ids' ? { kind: 'ids', ids: bulkDelete.ids } : { kind: 'matching', search: query.search, filters: query.filters });
+    return runBulkDelete(provider, bulkDelete.kind === 'ids' ? { kind: 'ids', ids: bulkDelete.ids } : { kind: 'matching', search: query.search, filters: query.filters, expected: bulkDelete.count });
   }, [bulkDelete, provider, query.search, query.filters]);
   const closeBulk = useCallback(
     (ran: boolean) => {

@@ -4,7 +4,7 @@ import type { FilterInput } from '../providers/queries.ts';
 import { serializeFilters } from '../transport/serialize-filters.ts';
 
 /** What to delete: chosen ids, or every record matching the list's search and filters. */
-export type BulkDeleteTarget = { kind: 'ids'; ids: string[] } | { kind: 'matching'; search?: string; filters?: FilterInput[] };
+export type BulkDeleteTarget = { kind: 'ids'; ids: string[] } | { kind: 'matching'; search?: string; filters?: FilterInput[]; expected: number };
 
 /** The outcome of a whole bulk delete, as the dialog reports it. */
 export interface BulkDeleteRun {
@@ -31,7 +31,7 @@ export async function runBulkDelete(provider: AnyEntityProvider, target: BulkDel
   };
   if (target.kind === 'matching') {
     try {
-      add(await provider.bulkDelete({ body: { matching: { search: target.search || undefined, filters: serializeFilters(target.filters) } } }));
+      add(await provider.bulkDelete({ body: { matching: { search: target.search || undefined, filters: serializeFilters(target.filters), expected: target.expected } } }));
     } catch (error) {
       run.unfinished = { ids: [], error };
     }

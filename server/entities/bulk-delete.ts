@@ -7,7 +7,7 @@ import { parseListQuery } from './list-query.ts';
 
 /** What the body may hold; anything else is named in the 400. */
 const BODY_KEYS = new Set(['ids', 'matching']);
-const MATCHING_KEYS = new Set(['search', 'filters']);
+const MATCHING_KEYS = new Set(['search', 'filters', 'expected']);
 
 /**
  * Deletes the records a body names (ids, or every record matching a list query), each through
@@ -82,13 +82,17 @@ async function targetIds(service: EntityService, runtime: EntityRuntime, context
   }
   const matching = input.matching;
   if (typeof matching !== 'object' || matching === null || Array.isArray(matching)) {
-    throw badRequest('"matching" must be an object: {"search"?: "...", "filters"?: "field;operator;value|..."} ({} is every record)');
+    throw badRequest('"matching" must be an object: {"search"?: "...", "filters"?: "field;operator;value|...", "expected": <the count confirmed>}');
   }
   const query = matching as Record<string, unknown>;
   const extra = Object.keys(query).find((key) => !MATCHING_KEYS.has(key));
-  if (extra !== undefined) throw badRequest(`Unknown member "matching.${extra}" (allowed: search, filters)`);
-  for (const key of MATCHING_KEYS) {
+  if (extra !== undefined) throw badRequest(`Unknown member "matching.${extra}" (allowed: search, filters, expected)`);
+  for (const key of ['search', 'filters']) {
     if (query[key] !== undefined && typeof query[key] !== 'string') throw badRequest(`"matching.${key}" must be a string`);
+  }
+  const expected = query.expected;
+  if (typeof expected !== 'number' || !Number.isSafeInteger(expected) || expected < 0) {
+    throw badRequest('"matching.expected" must be the number of records the user confirmed (an integer >= 0)');
   }
   // One more than allowed tells "too many" without reading them all.
   const list = parseListQuery(
@@ -100,6 +104,12 @@ async function targetIds(service: EntityService, runtime: EntityRuntime, context
   if (rows.length > MAX_BULK_DELETE) {
     const { total } = await service.paginate(runtime.model.name, context, { ...list, limit: 1, offset: 0 });
     throw tooMany(total, 'The filter matches');
+  }
+  if (rows.length !== expected) {
+    throw new HttpError(409, `The query now matches ${rows.length} records, not the ${expected} confirmed; nothing was deleted. Reload the list and confirm again.`, {
+      i18nMessage: 'error.bulkChanged',
+      details: { i18nParams: { count: rows.length, expected } },
+    });
   }
   return rows.map((row) => String(row._id));
 }

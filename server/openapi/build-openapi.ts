@@ -229,7 +229,7 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
     delete: { summary: `Delete a ${t}`, responses: { 204: { description: 'Deleted' }, 409: { description: 'In use: records still point at it (error.recordInUse; `references` gives the count per entity); change or delete them first', ...json({ $ref: '#/components/schemas/Error' }) } } },
     bulkDelete: {
       summary: `Delete several ${t} records, each checked as a single delete`,
-      description: `Either \`ids\` or \`matching\` (a list query; \`{}\` is every record the caller reaches), at most ${MAX_BULK_DELETE} records (413 beyond, nothing deleted). Each record is deleted on its own (scope, hooks, in-use check, transaction); a refused one does not stop the others, and every record gets an outcome.`,
+      description: `Either \`ids\` or \`matching\` (a list query with the count the user confirmed; no search nor filters is every record the caller reaches), at most ${MAX_BULK_DELETE} records (413 beyond, nothing deleted). Each record is deleted on its own (scope, hooks, in-use check, transaction); a refused one does not stop the others, and every record gets an outcome.`,
       requestBody: {
         required: true,
         ...json({
@@ -237,7 +237,18 @@ function entityOperations(model: EntityModel): Record<string, Operation> {
             { type: 'object', properties: { ids: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 200 }, minItems: 1, maxItems: MAX_BULK_DELETE } }, required: ['ids'], additionalProperties: false },
             {
               type: 'object',
-              properties: { matching: { type: 'object', properties: { search: { type: 'string' }, filters: { type: 'string', pattern: filtersPattern(model) } }, additionalProperties: false } },
+              properties: {
+                matching: {
+                  type: 'object',
+                  properties: {
+                    search: { type: 'string' },
+                    filters: { type: 'string', pattern: filtersPattern(model) },
+                    expected: { type: 'integer', minimum: 0, description: 'The count the user confirmed; another count now is a 409 and nothing is deleted' },
+                  },
+                  required: ['expected'],
+                  additionalProperties: false,
+                },
+              },
               required: ['matching'],
               additionalProperties: false,
             },

@@ -104,17 +104,25 @@ describe('bulk delete of every record matching a query', () => {
     const prefix = `match-${Date.now()}`;
     const hit = [await create(server, '/api/bots', minimalBot(`${prefix} one`)), await create(server, '/api/bots', minimalBot(`${prefix} two`))];
     const miss = await create(server, '/api/bots', minimalBot(`other-${prefix}`));
-    const res = await server.post('/api/bots/bulk-delete', { matching: { filters: `name;like;${prefix} ` } });
+    const res = await server.post('/api/bots/bulk-delete', { matching: { filters: `name;like;${prefix} `, expected: 2 } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.deleted).toBe(2);
     expect(res.body.results.map((r: any) => r.label).sort()).toEqual(hit.map((bot) => bot.name).sort());
     expect(await exists('/api/bots', miss._id)).toBe(true);
 
     const searched = await create(server, '/api/bots', minimalBot(`${prefix}-searched`));
-    const bySearch = await server.post('/api/bots/bulk-delete', { matching: { search: `${prefix}-searched` } });
+    const bySearch = await server.post('/api/bots/bulk-delete', { matching: { search: `${prefix}-searched`, expected: 1 } });
     expect(bySearch.body).toMatchObject({ deleted: 1, failed: 0, results: [{ id: searched._id }] });
+    // The list changed since the user confirmed: nothing is deleted.
+    const other = await create(server, '/api/bots', minimalBot(`${prefix}-changed one`));
+    await create(server, '/api/bots', minimalBot(`${prefix}-changed two`));
+    const changed = await server.post('/api/bots/bulk-delete', { matching: { search: `${prefix}-changed`, expected: 1 } });
+    expect(changed.status, changed.text).toBe(409);
+    expect(changed.body).toMatchObject({ i18nMessage: 'error.bulkChanged', i18nParams: { count: 2, expected: 1 } });
+    expect(changed.body.message).toMatch(/now matches 2 records, not the 1 confirmed; nothing was deleted/);
+    expect(await exists('/api/bots', other._id)).toBe(true);
     // Matching nothing is an empty report, not an error.
-    const none = await server.post('/api/bots/bulk-delete', { matching: { search: `${prefix}-nothing` } });
+    const none = await server.post('/api/bots/bulk-delete', { matching: { search: `${prefix}-nothing`, expected: 0 } });
     expect(none.body).toEqual({ deleted: 0, failed: 0, results: [] });
   });
 
@@ -123,7 +131,7 @@ describe('bulk delete of every record matching a query', () => {
     const rows = Array.from({ length: MAX_BULK_DELETE + 1 }, (_, index) => ({ name: `${name}-${index}` }));
     const imported = await server.upload('/api/bot-trace-statuses/import?format=JSON', { name: 'statuses.json', content: JSON.stringify(rows), type: 'application/json' });
     expect(imported.status, imported.text).toBe(200);
-    const res = await server.post('/api/bot-trace-statuses/bulk-delete', { matching: { search: `${name}-` } });
+    const res = await server.post('/api/bot-trace-statuses/bulk-delete', { matching: { search: `${name}-`, expected: MAX_BULK_DELETE + 1 } });
     expect(res.status, res.text).toBe(413);
     expect(res.body).toMatchObject({ i18nMessage: 'error.bulkTooMany', i18nParams: { count: MAX_BULK_DELETE + 1, max: MAX_BULK_DELETE } });
     expect(res.body.message).toMatch(/matches 1001 records; a bulk delete takes at most 1000/);
@@ -135,7 +143,7 @@ describe('bulk delete of every record matching a query', () => {
 describe('bad bodies are refused with a message naming what is wrong, nothing deleted', () => {
   it.each([
     ['no body member', {}, /exactly one of "ids"/],
-    ['both ids and matching', { ids: ['x'], matching: {} }, /exactly one of "ids"/],
+    ['both ids and matching', { ids: ['x'], matching: { expected: 1 } }, /exactly one of "ids"/],
     ['an unknown member', { ids: ['x'], all: true }, /Unknown member "all"/],
     ['ids not a list', { ids: 'x' }, /"ids" must be a list/],
     ['empty ids', { ids: [] }, /"ids" is empty/],
@@ -143,9 +151,12 @@ describe('bad bodies are refused with a message naming what is wrong, nothing de
     ['a number as id', { ids: [42] }, /ids\[0\] must be/],
     ['matching not an object', { matching: 'all' }, /"matching" must be an object/],
     ['an unknown matching member', { matching: { where: 'x' } }, /Unknown member "matching.where"/],
-    ['a filter on an unknown field', { matching: { filters: 'secret;eq;x' } }, /Unknown filter field "secret"/],
-    ['a malformed filter', { matching: { filters: 'name' } }, /Malformed filter/],
-    ['a search not a string', { matching: { search: 5 } }, /"matching.search" must be a string/],
+    ['a filter on an unknown field', { matching: { filters: 'secret;eq;x', expected: 1 } }, /Unknown filter field "secret"/],
+    ['a malformed filter', { matching: { filters: 'name', expected: 1 } }, /Malformed filter/],
+    ['a search not a string', { matching: { search: 5, expected: 1 } }, /"matching.search" must be a string/],
+    ['matching without the confirmed count', { matching: {} }, /"matching.expected" must be the number/],
+    ['a confirmed count that is not a count', { matching: { expected: -1 } }, /"matching.expected" must be/],
+    ['a confirmed count as text', { matching: { expected: '3' } }, /"matching.expected" must be/],
   ])('%s', async (_name, body, message) => {
     const kept = await create(server, '/api/bots', minimalBot(`kept ${Math.random()}`));
     const res = await server.post('/api/bots/bulk-delete', body);

@@ -43,7 +43,7 @@ describe('console tables in Chromium', () => {
     const report = dialog.getByTestId('bulk-delete-report');
     await report.getByRole('status').getByText('11 registros eliminados · 1 no eliminado').waitFor();
     const kept = report.getByRole('row', { name: /Bulk EN 03/ });
-    await kept.getByText(/No se puede eliminar el registro: lo usan 1 registro/).waitFor();
+    await kept.getByText(/No se puede eliminar el registro: lo usa 1 registro/).waitFor();
     await app.screenshot(page, 'bulk-delete-report', { fullPage: false });
     await dialog.getByRole('button', { name: 'Cerrar' }).click();
     await dialog.waitFor({ state: 'detached' });

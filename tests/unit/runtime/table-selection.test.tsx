@@ -153,10 +153,10 @@ describe('bulk delete', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Eliminar 95 registros' }));
     const report = await within(dialog).findByTestId('bulk-delete-report');
     expect(provider.bulkDelete).toHaveBeenCalledTimes(1);
-    expect(provider.bulkDelete.mock.calls[0][0]).toEqual({ body: { matching: { search: undefined, filters: 'name;like;Row' } } });
+    expect(provider.bulkDelete.mock.calls[0][0]).toEqual({ body: { matching: { search: undefined, filters: 'name;like;Row', expected: 95 } } });
     expect(within(report).getByRole('status')).toHaveTextContent('1 registro eliminado · 2 no eliminados');
     const inUse = within(report).getByText('Row in use').closest('tr')!;
-    expect(inUse).toHaveTextContent('No se puede eliminar el registro: lo usan 3 registro(s)');
+    expect(inUse).toHaveTextContent('No se puede eliminar el registro: lo usan 3 registros');
     // No locale key from the server: the reason by its status.
     expect(within(report).getByText('Row refused').closest('tr')!).toHaveTextContent('No tienes permiso');
     await user.click(within(report).getByRole('button', { name: 'Cerrar' }));
