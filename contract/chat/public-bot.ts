@@ -8,4 +8,6 @@ export interface PublicBot {
   widgetTitle: string;
   widgetColor: string;
   widgetPosition: 'left' | 'right';
+  /** Light or dark chat and widget; auto follows the visitor's browser (prefers-color-scheme). */
+  widgetTheme: 'auto' | 'light' | 'dark';
 }

@@ -41,7 +41,13 @@ export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limi
     chat.conversation(request.params.id),
   );
 
-  app.get<IdParams>('/api/chat/bot/:id', { config: perIp(limits.readPerMinute) }, async (request) => chat.publicBot(request.params.id));
+  // Readable from any site: /widget.js asks it from the host page before it shows a launcher, and
+  // learns from a 403 that the site is not in the bot's allowed origins (no credentials are sent).
+  app.get<IdParams>(
+    '/api/chat/bot/:id',
+    { config: perIp(limits.readPerMinute), onRequest: async (_request, reply) => void reply.header('access-control-allow-origin', '*') },
+    async (request) => chat.publicBot(request.params.id),
+  );
 
   app.post<ConversationParams>(
     '/api/chat/message/:conversationId',

@@ -12,6 +12,7 @@ import type { ChatStore, StoredConversation } from './chat-store.ts';
 import { LLM_FAILURE_ANSWER, TRACE_STATUS, type Chat, type ConversationView, type PublicBot, type TraceStatusName } from './chat-types.ts';
 import { NO_INFORMATION_ANSWER } from '../llm/offline-answers.ts';
 import { saysNoInformation } from './says-no-information.ts';
+import { holdUntilAnswer } from './hold-until-answer.ts';
 import { citeSources } from './cite-sources.ts';
 import { smallTalkReply } from './small-talk-reply.ts';
 import type { ConversationTokens } from './conversation-token.ts';
@@ -64,6 +65,7 @@ export class ChatService {
       widgetTitle: bot.widgetTitle || bot.name,
       widgetColor: bot.widgetColor,
       widgetPosition: bot.widgetPosition,
+      widgetTheme: bot.widgetTheme,
     };
   }
 
@@ -118,7 +120,8 @@ export class ChatService {
     const provider = await this.llm.provider();
     let result: LlmResult;
     try {
-      result = await this.generate(provider, prompt.messages, prompt.context, onDelta, signal);
+      // Streamed text that may yet become the fallback is held back (hold-until-answer.ts).
+      result = await this.generate(provider, prompt.messages, prompt.context, onDelta && holdUntilAnswer(onDelta, [NO_INFORMATION_ANSWER, fallback]), signal);
       recordLlmCall(result);
     } catch (error) {
       const failure = error instanceof LlmError ? error : new LlmError('upstream', error instanceof Error ? error.message : String(error), { cause: error });

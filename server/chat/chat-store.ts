@@ -25,6 +25,7 @@ export interface ChatBot {
   widgetTitle: string;
   widgetColor: string;
   widgetPosition: 'left' | 'right';
+  widgetTheme: 'auto' | 'light' | 'dark';
   /** Origins allowed to embed and call the chat; empty: any. */
   allowedOrigins: string[];
 }
@@ -109,6 +110,7 @@ export class ChatStore {
       widgetTitle: String(record.widgetTitle ?? ''),
       widgetColor: typeof record.widgetColor === 'string' && record.widgetColor !== '' ? record.widgetColor : '#228be6',
       widgetPosition: record.widgetPosition === 'left' ? 'left' : 'right',
+      widgetTheme: record.widgetTheme === 'light' || record.widgetTheme === 'dark' ? record.widgetTheme : 'auto',
       allowedOrigins: Array.isArray(record.allowedOrigins) ? record.allowedOrigins.filter((o): o is string => typeof o === 'string') : [],
     };
   }

@@ -25,3 +25,12 @@ function normalise(text: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }
+
+/**
+ * Whether a reply that begins with `text` could still end up judged by saysNoInformation: only
+ * while it is no longer than the longest phrase plus the room around it. Past that, it is an answer.
+ */
+export function mayYetSayNoInformation(text: string, phrases: readonly string[]): boolean {
+  const longest = Math.max(0, ...phrases.map((phrase) => normalise(phrase).length));
+  return normalise(text).length <= longest + EXTRA_CHARS;
+}

@@ -80,6 +80,12 @@ const storage: Record<string, StorageModel> = {
         "primaryKey": false
       },
       {
+        "name": "widgetTheme",
+        "type": "text",
+        "nullable": true,
+        "primaryKey": false
+      },
+      {
         "name": "allowedOrigins",
         "type": "json",
         "nullable": true,

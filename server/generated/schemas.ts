@@ -145,6 +145,24 @@ export const schemas: Record<string, EntitySchemas> = {
             "enum": "validation.invalidValue"
           }
         },
+        "widgetTheme": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "light",
+            "dark",
+            null
+          ],
+          "title": "field.bot.widgetTheme",
+          "description": "hint.bot.widgetTheme",
+          "default": "auto",
+          "x-messages": {
+            "enum": "validation.invalidValue"
+          }
+        },
         "allowedOrigins": {
           "type": "array",
           "items": {
@@ -302,6 +320,23 @@ export const schemas: Record<string, EntitySchemas> = {
             "enum": "validation.invalidValue"
           }
         },
+        "widgetTheme": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "light",
+            "dark",
+            null
+          ],
+          "title": "field.bot.widgetTheme",
+          "description": "hint.bot.widgetTheme",
+          "x-messages": {
+            "enum": "validation.invalidValue"
+          }
+        },
         "allowedOrigins": {
           "type": "array",
           "items": {
@@ -422,6 +457,18 @@ export const schemas: Record<string, EntitySchemas> = {
           "enum": [
             "right",
             "left",
+            null
+          ]
+        },
+        "widgetTheme": {
+          "type": [
+            "string",
+            "null"
+          ],
+          "enum": [
+            "auto",
+            "light",
+            "dark",
             null
           ]
         },

@@ -8,6 +8,7 @@ import { ChatWindow } from './chat-window.tsx';
 import { ContactForm } from './contact-form.tsx';
 import { chatVisitorApi, resumeTokens, tellWidget } from './chat-visitor-api.ts';
 import { embedContext } from './embed-context.ts';
+import { useChatColorScheme } from './chat-header.tsx';
 
 /**
  * /chat/:botId/:conversationId? (spec §2 Chat routes): the contact form, or the chat window. A
@@ -20,6 +21,7 @@ export default function ChatPage() {
   const navigate = useNavigate();
   const { search } = useLocation();
   const bot = useQuery({ queryKey: ['chat-bot', botId], queryFn: () => chatApi.bot(botId), retry: false, staleTime: 60_000 });
+  useChatColorScheme(bot.data?.widgetTheme);
   const [resuming, setResuming] = useState(() => !conversationId && resumeTokens.get(botId) !== null);
 
   useEffect(() => {

@@ -1,16 +1,16 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { ActionIcon, Alert, Box, Button, Group, Popover, ScrollArea, Stack, Text, Textarea, Title } from '@mantine/core';
-import { IconBulb, IconSend } from '@tabler/icons-react';
+import { ActionIcon, Alert, Box, Button, Group, Popover, ScrollArea, Stack, Text, Textarea } from '@mantine/core';
+import { IconBulb, IconRefresh, IconSend } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageFallback } from '../app/page-fallback.tsx';
 import type { Reaction } from '../generated/types.ts';
-import { ChatAnswerFailed, chatApi } from './chat-api.ts';
+import { ChatAnswerFailed, chatApi, chatFailureKey } from './chat-api.ts';
 import { MessageBubble, TypingBubble } from './message-bubble.tsx';
 import type { ChatBot, ChatConversation, ChatMessage } from './chat-types.ts';
 import { resumeTokens } from './chat-visitor-api.ts';
-import { EmbedCloseButton } from './embed-close-button.tsx';
+import { ChatHeader } from './chat-header.tsx';
 import { useChatFill } from './use-chat-fill.ts';
 import { VerifyEmailPanel } from './verify-email-panel.tsx';
 
@@ -32,6 +32,9 @@ export function ChatWindow({ bot, conversationId, embedded = false }: { bot: Cha
   const [pending, setPending] = useState<{ user: ChatMessage; answer: string } | null>(null);
   const [input, setInput] = useState('');
   const [questionsOpen, setQuestionsOpen] = useState(false);
+  // The last question that got no real answer: offered again with "Reintentar". `reason` is the
+  // locale key to show when the server saved nothing (the failed answer itself says so otherwise).
+  const [failed, setFailed] = useState<{ question: string; reason: string | null } | null>(null);
   const viewport = useRef<HTMLDivElement>(null);
 
   const conversation = loaded.data;
@@ -50,14 +53,18 @@ export function ChatWindow({ bot, conversationId, embedded = false }: { bot: Cha
     setQuestionsOpen(false);
     const user: ChatMessage = { id: `local-${Date.now()}`, role: 'user', message, createdAt: new Date().toISOString() };
     setPending({ user, answer: '' });
+    setFailed(null);
     try {
       replace(await chatApi.streamMessage(conversationId, message, (delta) => setPending((p) => (p ? { ...p, answer: p.answer + delta } : p))));
     } catch (error) {
       console.error('chat message failed', error);
-      if (error instanceof ChatAnswerFailed && error.conversation) replace(error.conversation);
-      else {
+      if (error instanceof ChatAnswerFailed && error.conversation) {
+        replace(error.conversation);
+        setFailed({ question: message, reason: null });
+      } else {
         // Refused before anything was saved (limit, network): give the visitor their text back.
         setInput(message);
+        setFailed({ question: message, reason: chatFailureKey(error) });
         void loaded.refetch();
       }
     } finally {
@@ -105,10 +112,7 @@ export function ChatWindow({ bot, conversationId, embedded = false }: { bot: Cha
 
   return (
     <Stack gap="sm" style={fill ? { flex: 1, minHeight: 0 } : undefined}>
-      <Group justify="space-between" wrap="nowrap">
-        <Title order={1} size="h4">{bot.widgetTitle || bot.name}</Title>
-        {embedded && <EmbedCloseButton />}
-      </Group>
+      <ChatHeader bot={bot} size="h4" />
       <ScrollArea h={fill ? undefined : 500} style={fill ? { flex: 1, minHeight: 0 } : undefined} viewportRef={viewport} type="auto" offsetScrollbars data-testid="chat-messages">
         <Stack gap="xs" py={4} role="log" aria-live="polite">
           {bot.welcomeMessage && (
@@ -123,6 +127,18 @@ export function ChatWindow({ bot, conversationId, embedded = false }: { bot: Cha
             <MessageBubble key={chat.id} chat={chat} onReact={chat.role === 'assistant' ? (reaction) => void react(chat, reaction) : undefined} />
           ))}
           {pending && <MessageBubble chat={pending.user} />}
+          {failed && !pending && (
+            <Group gap="xs" justify="flex-start" data-testid="chat-failed">
+              {failed.reason && (
+                <Text size="xs" c="red" role="alert">
+                  {t(failed.reason)}
+                </Text>
+              )}
+              <Button size="compact-sm" variant="light" leftSection={<IconRefresh size={14} />} onClick={() => void send(failed.question)} data-testid="chat-retry">
+                {t('chat.retry')}
+              </Button>
+            </Group>
+          )}
           {pending && (pending.answer ? <MessageBubble chat={{ id: 'streaming', role: 'assistant', message: pending.answer, createdAt: new Date().toISOString() }} /> : <TypingBubble />)}
         </Stack>
       </ScrollArea>

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { Trans, useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { resumeTokens } from './chat-visitor-api.ts';
-import { EmbedCloseButton } from './embed-close-button.tsx';
+import { ChatHeader } from './chat-header.tsx';
 import { isApiError } from '../../runtime/transport/api-error.ts';
 import { chatApi, chatFailureKey, UNEXPECTED_CHAT_ERROR } from './chat-api.ts';
 import type { ChatBot } from './chat-types.ts';
@@ -47,10 +47,7 @@ export function ContactForm({ bot }: { bot: ChatBot }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
-        <Group justify="space-between" wrap="nowrap">
-          <Title order={1} size="h3">{bot.widgetTitle || bot.name}</Title>
-          <EmbedCloseButton />
-        </Group>
+        <ChatHeader bot={bot} size="h3" />
         {bot.welcomeMessage && (
           <Text size="sm" data-testid="chat-welcome">
             {bot.welcomeMessage}

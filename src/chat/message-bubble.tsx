@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Box, Collapse, Group, Paper, Popover, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Anchor, Box, Collapse, Group, Paper, Popover, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconMoodPlus } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -59,8 +59,8 @@ function Citations({ citations }: { citations: ChatCitation[] }) {
         <Stack gap={4} mt={4}>
           {citations.map((citation) => (
             <Box key={citation.fragmentId} data-testid="chat-citation" pl={6} style={{ borderLeft: '2px solid var(--mantine-color-default-border)' }}>
-              <Text size="xs" fw={600}>
-                {citation.source}{' '}
+              <Text size="xs" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                <CitationSource source={citation.source} />{' '}
                 <Text span size="xs" c="dimmed" fw={400}>
                   {t('chat.fragment', { id: citation.fragmentId.slice(0, 8) })}
                 </Text>
@@ -73,6 +73,30 @@ function Citations({ citations }: { citations: ChatCitation[] }) {
         </Stack>
       </Collapse>
     </Box>
+  );
+}
+
+/**
+ * A link source (its URL) opens the page in a new tab; only http(s) addresses are links (a
+ * `javascript:` or `data:` "source" stays text), and the page gets neither the opener nor the referrer.
+ */
+export function citationHref(source: string): string | null {
+  if (!/^https?:\/\//i.test(source)) return null;
+  try {
+    const url = new URL(source);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+function CitationSource({ source }: { source: string }) {
+  const href = citationHref(source);
+  if (!href) return <>{source}</>;
+  return (
+    <Anchor href={href} target="_blank" rel="noopener noreferrer" size="xs" fw={600} data-testid="chat-citation-link">
+      {source}
+    </Anchor>
   );
 }
 

@@ -87,6 +87,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "widgetTitle",
         "widgetColor",
         "widgetPosition",
+        "widgetTheme",
         "allowedOrigins"
       ]
     },
@@ -829,6 +830,81 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "valueLabels": {
           "right": "value.bot.widgetPosition.right",
           "left": "value.bot.widgetPosition.left"
+        },
+        "ref": null,
+        "objectFields": null,
+        "validation": {
+          "required": false,
+          "requiredOnCreate": false,
+          "unique": false,
+          "uniqueGlobal": false,
+          "pattern": null,
+          "minLength": null,
+          "maxLength": null,
+          "min": null,
+          "max": null,
+          "integer": false,
+          "format": null,
+          "minItems": null,
+          "maxItems": null,
+          "messages": {
+            "required": "validation.required",
+            "unique": "validation.unique",
+            "pattern": "validation.pattern",
+            "minLength": "validation.minLength",
+            "maxLength": "validation.maxLength",
+            "min": "validation.min",
+            "max": "validation.max",
+            "integer": "validation.integer",
+            "format": "validation.invalidValue",
+            "enum": "validation.invalidValue",
+            "minItems": "validation.minItems",
+            "maxItems": "validation.maxItems"
+          }
+        },
+        "searchable": false,
+        "sortable": false,
+        "filterable": false,
+        "indexed": false,
+        "column": {
+          "width": null,
+          "hidden": true,
+          "formatter": null,
+          "decimals": null
+        },
+        "form": {
+          "hidden": false,
+          "rows": 5,
+          "placeholder": null,
+          "accept": null,
+          "minDate": null,
+          "maxDate": null
+        },
+        "json": false
+      },
+      {
+        "name": "widgetTheme",
+        "type": "enum",
+        "label": "field.bot.widgetTheme",
+        "hint": "hint.bot.widgetTheme",
+        "persistentHint": false,
+        "default": "auto",
+        "readonly": false,
+        "secret": false,
+        "permission": null,
+        "tab": null,
+        "menu": null,
+        "visibleWhen": null,
+        "values": [
+          "auto",
+          "light",
+          "dark"
+        ],
+        "enumName": null,
+        "valueLabels": {
+          "auto": "value.bot.widgetTheme.auto",
+          "light": "value.bot.widgetTheme.light",
+          "dark": "value.bot.widgetTheme.dark"
         },
         "ref": null,
         "objectFields": null,

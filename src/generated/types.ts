@@ -29,6 +29,7 @@ export interface Bot {
   widgetTitle?: string | null;
   widgetColor?: string | null;
   widgetPosition?: ("right" | "left") | null;
+  widgetTheme?: ("auto" | "light" | "dark") | null;
   allowedOrigins?: string[];
   tenant?: string | null;
   createdAt: string;
@@ -48,6 +49,7 @@ export interface BotInput {
   widgetTitle?: string | null;
   widgetColor?: string | null;
   widgetPosition?: ("right" | "left") | null;
+  widgetTheme?: ("auto" | "light" | "dark") | null;
   allowedOrigins?: string[];
 }
 

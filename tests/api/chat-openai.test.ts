@@ -76,8 +76,11 @@ describe('OpenAI-compatible provider', () => {
     expect(trace.knowledgeBase[0]).toMatchObject({ source: 'Envíos', content: expect.stringContaining('48 horas') });
   });
 
-  it('streams the upstream deltas to the visitor', async () => {
-    fake.handle((_req, res) => sse(res, [chunk('Se envían '), chunk('en 48 '), chunk('horas.'), chunk(null, { prompt_tokens: 100, completion_tokens: 5 })]));
+  it('streams the upstream deltas to the visitor once the answer is too long to be the "no information" phrase', async () => {
+    // Held while it could still be replaced by the fallback (hold-until-answer.ts): the first
+    // delta carries what was held, the rest stream as they come.
+    const parts = ['Se envían en un plazo ', 'de 48 horas laborables ', 'desde la confirmación del pedido, ', 'de lunes a viernes ', 'salvo festivos; ', 'recibirás un correo ', 'con el seguimiento.'];
+    fake.handle((_req, res) => sse(res, [...parts.map((part) => chunk(part)), chunk(null, { prompt_tokens: 100, completion_tokens: 5 })]));
     const id = await start();
     const res = await fetch(`${server.baseUrl}/api/chat/message/${id}/stream`, {
       method: 'POST',
@@ -85,10 +88,14 @@ describe('OpenAI-compatible provider', () => {
       body: JSON.stringify({ message: '¿Cuánto tarda el envío?' }),
     });
     const events = parseSse(await res.text());
-    expect(events.filter((e) => e.event === 'delta').map((e) => e.data.text)).toEqual(['Se envían ', 'en 48 ', 'horas.']);
+    const deltas = events.filter((e) => e.event === 'delta').map((e) => e.data.text);
+    expect(deltas.join('')).toBe(parts.join(''));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.length).toBeLessThan(parts.length);
+    expect(deltas.slice(1)).toEqual(parts.slice(parts.length - deltas.length + 1));
     const done = events.at(-1)!;
     expect(done.event).toBe('done');
-    expect(done.data.conversation.chats[1].message).toBe('Se envían en 48 horas.');
+    expect(done.data.conversation.chats[1].message).toBe(parts.join('').trim());
     expect(fake.requests[0].body.stream).toBe(true);
     const trace = await traceOf(done.data.conversation.chats[1].id);
     expect(trace).toMatchObject({ status: { name: 'ok' }, inputTokens: 100, outputTokens: 5, tokens: 105 });
@@ -115,6 +122,30 @@ describe('OpenAI-compatible provider', () => {
     expect(trace.assistantMessage).toMatch(/^Error \(auth\): .*API key/);
     expect(trace).toMatchObject({ provider: 'openai-compatible', model: 'fake-model', userMessage: '¿Cuánto tarda el envío?', outputTokens: 0 });
     expect(trace.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('never streams a "no information" reply that the fallback replaces, however it is cut', async () => {
+    const withFallback = (await create(server, '/api/bots', minimalBot('Con respaldo', { knowledge: (await server.get(`/api/bots/${botId}`)).body.knowledge._id, fallbackMessage: 'Escríbenos a ayuda@example.com y te respondemos hoy.' })))._id;
+    const replies = [
+      ['Lo siento, ', 'no tengo información ', 'para responder a eso.'],
+      ['No tengo información para responder a eso.'],
+      ['NO TENGO', ' INFORMACIÓN PARA', ' RESPONDER A ESO'],
+      ['Escríbenos a ', 'ayuda@example.com ', 'y te respondemos hoy.'],
+    ];
+    for (const reply of replies) {
+      fake.handle((_req, res) => sse(res, [...reply.map((part) => chunk(part)), chunk(null, { prompt_tokens: 10, completion_tokens: 3 })]));
+      const started = await visitor.post('/api/chat/start', { name: 'Eva', email: 'eva@example.com', botId: withFallback });
+      const res = await fetch(`${server.baseUrl}/api/chat/message/${started.body._id}/stream`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ message: '¿Cuánto tarda el envío de un pedido?' }),
+      });
+      const events = parseSse(await res.text());
+      expect(events.filter((e) => e.event === 'delta'), reply.join('|')).toEqual([]);
+      expect(events.at(-1)!.event).toBe('done');
+      expect(events.at(-1)!.data.conversation.chats[1].message).toBe('Escríbenos a ayuda@example.com y te respondemos hoy.');
+      expect((await traceOf(events.at(-1)!.data.conversation.chats[1].id)).status.name).toBe('no_answer');
+    }
   });
 
   it('an upstream error mid-stream ends the stream with an error event', async () => {

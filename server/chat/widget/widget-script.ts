@@ -14,7 +14,7 @@ export const WIDGET_SCRIPT = `(function () {
   }
   window.__forjaWidget = true;
   var base = new URL(script.src, location.href).origin;
-  var theme = { color: '#228be6', position: 'right', title: 'Chat' };
+  var theme = { color: '#228be6', position: 'right', title: 'Chat', scheme: 'auto' };
   var open = false;
 
   // The conversation token lives in this site's storage: browsers that block third-party storage
@@ -24,13 +24,13 @@ export const WIDGET_SCRIPT = `(function () {
   try { token = window.localStorage.getItem(storageKey); } catch (e) { token = null; }
 
   var frame = document.createElement('iframe');
-  frame.src = base + '/chat/' + encodeURIComponent(botId) + '?embed=1&parent=' + encodeURIComponent(location.origin) +
+  var frameSrc = base + '/chat/' + encodeURIComponent(botId) + '?embed=1&parent=' + encodeURIComponent(location.origin) +
     (token ? '&resume=' + encodeURIComponent(token) : '');
   frame.title = theme.title;
   frame.setAttribute('allow', 'clipboard-write');
   frame.setAttribute('data-forja-widget', 'frame');
   style(frame, {
-    position: 'fixed', bottom: '88px', border: '0', borderRadius: '12px', background: '#fff',
+    position: 'fixed', bottom: '88px', border: '0', borderRadius: '12px',
     boxShadow: '0 8px 32px rgba(0,0,0,.25)', zIndex: '2147483000', display: 'none',
   });
 
@@ -71,6 +71,8 @@ export const WIDGET_SCRIPT = `(function () {
     button.style[side] = '20px';
     button.style[other] = '';
     button.style.background = theme.color;
+    var dark = theme.scheme === 'dark' || (theme.scheme === 'auto' && window.matchMedia('(prefers-color-scheme: dark)').matches);
+    frame.style.background = dark ? '#1a1b1e' : '#fff';
     if (phone) {
       style(frame, { top: '0', left: '0', right: '0', bottom: '0', width: '100%', height: '100%', borderRadius: '0' });
       button.style.display = open ? 'none' : 'block';
@@ -117,7 +119,37 @@ export const WIDGET_SCRIPT = `(function () {
     document.body.appendChild(frame);
     document.body.appendChild(button);
   }
-  if (document.body) mount();
-  else document.addEventListener('DOMContentLoaded', mount);
+  function apply(bot) {
+    if (/^#[0-9a-fA-F]{6}$/.test(bot.widgetColor || '')) theme.color = bot.widgetColor;
+    if (bot.widgetPosition === 'left' || bot.widgetPosition === 'right') theme.position = bot.widgetPosition;
+    if (bot.widgetTheme === 'light' || bot.widgetTheme === 'dark') theme.scheme = bot.widgetTheme;
+    var title = bot.widgetTitle || bot.name;
+    if (typeof title === 'string' && title) theme.title = title.slice(0, 80);
+    frame.title = theme.title;
+    button.setAttribute('aria-label', theme.title);
+  }
+
+  // The bot is asked first, from this page: a site not in its allowed origins gets a 403 and no
+  // launcher at all (not a frame the browser refuses to show), and the console says why.
+  function start() {
+    fetch(base + '/api/chat/bot/' + encodeURIComponent(botId), { credentials: 'omit' }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (body) {
+        if (response.ok) {
+          apply(body || {});
+          frame.src = frameSrc;
+          mount();
+        } else if (response.status === 403) {
+          console.error('Forja widget: this site (' + location.origin + ') is not in the allowed origins of bot ' + botId +
+            ', so the chat is not shown. An administrator can add it in the bot form (Allowed origins). ' + (body.message || ''));
+        } else {
+          console.error('Forja widget: bot ' + botId + ' could not be loaded (HTTP ' + response.status + '): ' + (body.message || 'check data-bot'));
+        }
+      });
+    }, function (error) {
+      console.error('Forja widget: could not reach ' + base + ' (network, or the connect-src of this page Content-Security-Policy): ' + error);
+    });
+  }
+  if (document.body) start();
+  else document.addEventListener('DOMContentLoaded', start);
 })();
 `;
