@@ -1,4 +1,5 @@
 import type { UnansweredQuestion } from './unanswered-question.ts';
+import type { NegativeAnswer } from './negative-answer.ts';
 
 /**
  * GET /api/chat/analytics: the bots' answers over a range of days, aggregated in SQL
@@ -14,6 +15,8 @@ export interface ChatAnalytics<TReaction extends string = string> {
   reactions: { reaction: TReaction; count: number }[];
   /** Questions the bot could not answer (trace status no_answer), most recently asked first. */
   unansweredQuestions: UnansweredQuestion[];
+  /** Answers rated Incorrect, Unhelpful or Unclear, most recent first: the same to-do list. */
+  negativeAnswers: NegativeAnswer[];
   /** The no_answer status's id, for a link to the trace list filtered on it (null before it is seeded). */
   noAnswerStatus: string | null;
 }

@@ -79,6 +79,38 @@ describe('chat analytics', () => {
     expect(filtered.body.items.map((item: any) => item.userMessage)).not.toContain('¿Cuánto cuesta el envío?');
   });
 
+  it('lists answers rated Incorrect, Unhelpful or Unclear with the bot\'s knowledge base, latest first, and not the others', async () => {
+    const visitor = anonymous(server.baseUrl);
+    const knowledge = await create(server, '/api/knowledge', minimalKnowledge('Devoluciones'));
+    const bot = await create(server, '/api/bots', minimalBot('Valorado', { knowledge: knowledge._id }));
+    const conversation = (await visitor.post('/api/chat/start', { name: 'Ana', email: 'ana@example.com', botId: bot._id })).body;
+    const questions = ['Pregunta uno', 'Pregunta dos', 'Pregunta tres', 'Pregunta cuatro', 'Pregunta cinco', 'Pregunta seis'];
+    for (const message of questions) await visitor.post(`/api/chat/message/${conversation._id}`, { message });
+    const chats = (await visitor.get(`/api/chat/conversation/${conversation._id}`)).body.chats.filter((c: any) => c.role === 'assistant');
+    const rated = ['Incorrect', 'Helpful', 'Unhelpful', 'Love', 'Unclear', null];
+    for (const [i, reaction] of rated.entries()) {
+      if (reaction) expect((await visitor.post(`/api/chat/reaction/${conversation._id}`, { chatId: chats[i].id, reaction })).status).toBe(200);
+    }
+    // A negative rating changed to a positive one leaves the list.
+    await visitor.post(`/api/chat/reaction/${conversation._id}`, { chatId: chats[5].id, reaction: 'Incorrect' });
+    await visitor.post(`/api/chat/reaction/${conversation._id}`, { chatId: chats[5].id, reaction: 'Perfect' });
+
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await server.get(`/api/chat/analytics${qs({ bot: bot._id, from: today, to: today })}`);
+    expect(res.status, res.text).toBe(200);
+    const listed = res.body.negativeAnswers;
+    expect(listed.map((a: any) => [a.question, a.reaction]).sort()).toEqual([['Pregunta cinco', 'Unclear'], ['Pregunta tres', 'Unhelpful'], ['Pregunta uno', 'Incorrect']].sort());
+    for (const answer of listed) {
+      expect(answer).toMatchObject({ bot: { _id: bot._id, name: 'Valorado', knowledge: knowledge._id }, conversation: conversation._id, trace: expect.any(String), answer: expect.any(String) });
+    }
+    const times = listed.map((a: any) => a.ratedAt);
+    expect(times).toEqual([...times].sort().reverse());
+
+    const tenant = await create(server, '/api/tenants', { name: 'Sin valoraciones' });
+    const viewer = await userWith(server, ['bottrace:view'], { tenant: tenant._id });
+    expect((await viewer.client.get(`/api/chat/analytics${qs({ from: today, to: today })}`)).body.negativeAnswers).toEqual([]);
+  });
+
   it('the unanswered list is the caller\'s tenant only', async () => {
     const tenant = await create(server, '/api/tenants', { name: 'Otra organización' });
     const viewer = await userWith(server, ['bottrace:view'], { tenant: tenant._id });

@@ -4,6 +4,7 @@ import type { EntityService } from '../../entities/entity-service.ts';
 import { validationError } from '../../http/http-error.ts';
 import type { ChatAnalytics } from '../../../contract/analytics/chat-analytics.ts';
 import type { UnansweredQuestion } from '../../../contract/analytics/unanswered-question.ts';
+import { NEGATIVE_REACTIONS, type NegativeAnswer } from '../../../contract/analytics/negative-answer.ts';
 
 export interface AnalyticsQuery {
   botId: string | null;
@@ -74,6 +75,7 @@ export async function chatAnalytics(database: Database, service: EntityService, 
     SELECT ${col('reaction')}, COUNT(*) AS count FROM ${table} WHERE ${where} AND ${col('reaction')} IS NOT NULL GROUP BY ${col('reaction')} ORDER BY count DESC`);
 
   const unanswered = await unansweredQuestions(database, service, table, where, isNoAnswer);
+  const negative = await negativeAnswers(database, service, table, where);
   const [noAnswerStatus] = await run(sql`SELECT ${col('_id')} FROM ${sql.table(statuses)} WHERE name = ${NO_ANSWER_STATUS}`);
 
   const days = perDay.map((row) => ({
@@ -106,6 +108,7 @@ export async function chatAnalytics(database: Database, service: EntityService, 
     })),
     reactions: reactionRows,
     unansweredQuestions: unanswered,
+    negativeAnswers: negative,
     noAnswerStatus: noAnswerStatus ? String(noAnswerStatus._id) : null,
   };
 }
@@ -152,6 +155,38 @@ async function unansweredQuestions(
       bot: { _id: String(row.bot), name: bot?.name == null ? null : String(bot.name), knowledge: bot?.knowledge == null ? null : String(bot.knowledge) },
       trace: trace ? String(trace._id) : '',
       conversation: trace?.conversation == null ? null : String(trace.conversation),
+    };
+  });
+}
+
+/**
+ * Answers rated Incorrect, Unhelpful or Unclear (a trace's reaction), latest first, at most
+ * UNANSWERED_LIMIT, each with its bot's knowledge base for "add to knowledge".
+ */
+async function negativeAnswers(database: Database, service: EntityService, table: RawBuilder<unknown>, where: RawBuilder<unknown>): Promise<NegativeAnswer[]> {
+  const col = (name: string) => sql.ref(name);
+  const rows = await database.all(
+    sql`
+    SELECT ${col('_id')}, ${col('conversation')}, ${col('userMessage')} AS question, ${col('assistantMessage')} AS answer, ${col('reaction')}, ${col('bot')} AS bot, ${col('updatedAt')} AS ${col('ratedAt')}
+    FROM ${table} WHERE ${where} AND ${col('reaction')} IN (${sql.join([...NEGATIVE_REACTIONS])}) AND ${col('userMessage')} IS NOT NULL
+    ORDER BY ${col('updatedAt')} DESC LIMIT ${UNANSWERED_LIMIT}`.compile(database.kysely),
+  );
+  if (rows.length === 0) return [];
+  const botIds = [...new Set(rows.map((row) => String(row.bot)))];
+  const bots = await database.all(
+    sql`SELECT ${col('_id')}, ${col('name')}, ${col('knowledge')} FROM ${sql.table(service.runtime('bot').table)} WHERE ${col('_id')} IN (${sql.join(botIds)})`.compile(database.kysely),
+  );
+  const botById = new Map(bots.map((row) => [String(row._id), row]));
+  return rows.map((row) => {
+    const bot = botById.get(String(row.bot));
+    return {
+      question: String(row.question),
+      answer: row.answer == null ? '' : String(row.answer),
+      reaction: String(row.reaction),
+      ratedAt: String(row.ratedAt),
+      bot: { _id: String(row.bot), name: bot?.name == null ? null : String(bot.name), knowledge: bot?.knowledge == null ? null : String(bot.knowledge) },
+      trace: String(row._id),
+      conversation: row.conversation == null ? null : String(row.conversation),
     };
   });
 }

@@ -16,6 +16,7 @@ import { mayDo } from '../../../contract/permissions/entity-access.ts';
 import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
 import { entities } from '../../generated/entities.ts';
 import type { ChatAnalytics as ChatAnalyticsReport } from '../../../contract/analytics/chat-analytics.ts';
+import { NegativeAnswers } from './negative-answers.tsx';
 import { UnansweredQuestions } from './unanswered-questions.tsx';
 
 /** The report as the console reads it: reactions narrowed to the generated union. */
@@ -143,6 +144,11 @@ function Charts({ data, from, to }: { data: ChatAnalytics; from: string; to: str
         canAddKnowledge={mayDo(can, entities.knowledge.permissions, 'update')}
         canViewConversations={mayDo(can, entities.conversation.permissions, 'view')}
         tracesHref={data.noAnswerStatus && mayDo(can, entities.bottrace.permissions, 'view') ? `/crud/bottrace?filter.status=${encodeURIComponent(data.noAnswerStatus)}` : null}
+      />
+      <NegativeAnswers
+        answers={data.negativeAnswers ?? []}
+        canAddKnowledge={mayDo(can, entities.knowledge.permissions, 'update')}
+        canViewConversations={mayDo(can, entities.conversation.permissions, 'view')}
       />
     </Stack>
   );
