@@ -67,6 +67,32 @@ describe('allowed origins', () => {
     expect((await start(guarded._id, { origin: server.baseUrl })).status).toBe(201);
   });
 
+  it('answers the widget\'s bot request readably from any site: the look for a listed one, a 403 saying why for others', async () => {
+    for (const origin of [SHOP, 'http://localhost:8080']) {
+      const res = await fetch(`${server.baseUrl}/api/chat/bot/${guarded._id}`, { headers: { origin } });
+      expect(res.status, origin).toBe(200);
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await res.json()).toMatchObject({ _id: guarded._id, widgetColor: '#228be6', widgetPosition: 'right', widgetTheme: 'auto' });
+    }
+    for (const origin of [EVIL, 'null', 'http://shop.example', 'https://shop.example.evil.example']) {
+      const res = await fetch(`${server.baseUrl}/api/chat/bot/${guarded._id}`, { headers: { origin } });
+      expect(res.status, origin).toBe(403);
+      // Readable by the widget's script on that page, so it can log why there is no chat.
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      const body = await res.json();
+      expect(body.i18nMessage).toBe('chat.error.originNotAllowed');
+      expect(body.message).toContain('allowed origins');
+      expect(body).not.toHaveProperty('widgetColor');
+    }
+    // Any site may embed a bot without a list.
+    const res = await fetch(`${server.baseUrl}/api/chat/bot/${open._id}`, { headers: { origin: EVIL } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    // No other chat route is readable cross-origin.
+    const started = await fetch(`${server.baseUrl}/api/chat/start`, { method: 'POST', headers: { origin: EVIL, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Eva', email: 'eva@example.com', botId: open._id }) });
+    expect(started.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('refuses the chat page inside the widget when the embedding page is not listed', async () => {
     const refused = await start(guarded._id, { origin: server.baseUrl, 'x-forja-embedder': EVIL });
     expect(refused.status).toBe(403);
