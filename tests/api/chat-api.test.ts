@@ -112,6 +112,7 @@ describe('GET /api/chat/bot/:id and /api/chat/conversation/:id', () => {
       widgetTitle: 'Asistente',
       widgetColor: '#228be6',
       widgetPosition: 'right',
+      widgetTheme: 'auto',
     });
     expect((await visitor.get('/api/chat/bot/unknown')).status).toBe(404);
   });
