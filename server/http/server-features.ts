@@ -16,7 +16,6 @@ import { registerRagFeature } from '../rag/rag-routes.ts';
 import { registerChatFeature } from '../chat/register-chat-feature.ts';
 import { graphqlFeature } from '../graphql/graphql-feature.ts';
 import { openapiFeature } from '../openapi/openapi-feature.ts';
-import { studioFeature } from '../studio/studio-feature.ts';
 import type { Coordination } from '../db/coordination/coordination.ts';
 import type { EntityOperations } from '../entities/operations/entity-operations.ts';
 import type { Enforce, RouteAccess } from './authorize-route.ts';
@@ -66,6 +65,11 @@ export const serverFeatures: Record<string, ServerFeature> = {
   rag: registerRagFeature,
   chat: registerChatFeature,
   graphql: graphqlFeature,
-  studio: studioFeature,
+  // The studio runs the generator: loaded only when it is on, so a server without it never loads generator/.
+  studio: async (app, deps) => {
+    if (!deps.featureConfig.studio.enabled) return;
+    const { studioFeature } = await import('../studio/studio-feature.ts');
+    await studioFeature(app, deps);
+  },
   openapi: openapiFeature,
 };
