@@ -113,9 +113,7 @@ describe('export downloads', () => {
     const url = await exportUrl();
     const file = path.join(server.dataDir, new URL(url, 'http://x').pathname.replace(/^\/files\//, ''));
     expect(fs.existsSync(file)).toBe(true);
-    const deadline = Date.now() + 8000;
-    while (fs.existsSync(file) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-    expect(fs.existsSync(file)).toBe(false);
+    await until(() => fs.existsSync(file), (exists) => !exists, 'the export file to be swept', { tries: 80, everyMs: 250 });
   });
 
   it('uploads cannot write into the exports folder, and knowledge cannot read from it', async () => {
@@ -179,6 +177,7 @@ describe('quotas and caps', () => {
         const res = await fetch(`${server.baseUrl}/api/health`);
         await res.arrayBuffer();
         latencies.push(performance.now() - started);
+        // Pacing of the probe (a load of its own), not a wait for a state.
         await new Promise((r) => setTimeout(r, 20));
       }
     })();
