@@ -1,10 +1,11 @@
 import { lazy, memo, Suspense } from 'react';
-import { NumberInput, Select, TextInput } from '@mantine/core';
+import { Group, NumberInput, Select, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { FieldModel, FilterModel } from '../model/client-entity-model.ts';
 import { RefMultiSelect, RefSelect } from '../inputs/ref-select.tsx';
+import { compactRange, filterFieldType, isFilterRange, isRangeFilter, type FilterRange } from '../crud/filter-range.ts';
 
-// @mantine/dates is a large chunk and only date filters need it (no manifest declares one yet).
+// @mantine/dates is a large chunk and only date filters need it.
 const DateTimePicker = lazy(() => import('../inputs/date-time-picker.tsx'));
 
 interface FilterInputProps {
@@ -20,7 +21,10 @@ export const FilterInput = memo(function FilterInput({ filter, field, value, onC
   const label = t(filter.label);
   const set = (next: unknown) => onChange(filter.field, next);
   const many = filter.operator === 'in' || filter.operator === 'nin';
-  const type = field?.type ?? 'string';
+  const type = filterFieldType(filter, field);
+  if (isRangeFilter(filter, field)) {
+    return <RangeFilterInput label={label} date={type === 'date'} value={isFilterRange(value) ? value : {}} onChange={set} />;
+  }
   switch (type) {
     case 'enum':
     case 'array.enum': {
@@ -64,5 +68,46 @@ export const FilterInput = memo(function FilterInput({ filter, field, value, onC
     default:
       break;
   }
-  return <TextInput label={label} value={(value as string) ?? ''} onChange={(event) => set(event.currentTarget.value)} />;
+  return (
+    <TextInput
+      label={label}
+      placeholder={filter.operator === 'like' ? t('crud.filterRange.contains') : undefined}
+      value={(value as string) ?? ''}
+      onChange={(event) => set(event.currentTarget.value)}
+    />
+  );
 });
+
+interface RangeFilterInputProps {
+  label: string;
+  date: boolean;
+  value: FilterRange;
+  onChange: (next: FilterRange | null) => void;
+}
+
+/** A number or date filter as from / to, either optional (sent as gte / lte, both inclusive). */
+function RangeFilterInput({ label, date, value, onChange }: RangeFilterInputProps) {
+  const { t } = useTranslation();
+  const bound = (key: keyof FilterRange) => (next: number | Date | null) => onChange(compactRange({ ...value, [key]: next ?? undefined }));
+  const labels = { gte: t('crud.filterRange.from', { label }), lte: t('crud.filterRange.to', { label }) };
+  const input = (key: keyof FilterRange) => date ? (
+    <Suspense key={key} fallback={<TextInput label={labels[key]} disabled />}>
+      <DateTimePicker
+        label={labels[key]}
+        value={(value[key] as Date | undefined) ?? null}
+        onChange={(next) => bound(key)(next ? new Date(next as string) : null)}
+        clearable
+        withSeconds
+        valueFormat="DD/MM/YYYY HH:mm:ss"
+      />
+    </Suspense>
+  ) : (
+    <NumberInput
+      key={key}
+      label={labels[key]}
+      value={(value[key] as number | undefined) ?? ''}
+      onChange={(next) => bound(key)(typeof next === 'number' ? next : null)}
+    />
+  );
+  return <Group grow wrap="nowrap" gap="xs" align="flex-end">{input('gte')}{input('lte')}</Group>;
+}

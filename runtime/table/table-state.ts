@@ -1,4 +1,5 @@
 import type { FilterInput } from '../providers/queries.ts';
+import { isFilterRange } from '../crud/filter-range.ts';
 import type { SortOrder } from '../model/client-entity-model.ts';
 
 /** Spec §9: CRUD UI default page size 10, options 5, 10, 20, 50. */
@@ -112,10 +113,20 @@ export function selectionCount(selection: TableSelection): number {
   return selection === null ? 0 : selection.kind === 'ids' ? selection.ids.length : selection.count;
 }
 
-/** The filters to send: one per model filter with a value (serialisation drops empty ones). */
+/**
+ * The filters to send: one per model filter with a value (serialisation drops empty ones), a
+ * from / to range as its gte and lte bounds.
+ */
 export function activeFilters(
   filters: readonly { field: string; operator: FilterInput['operator'] }[],
   values: Record<string, unknown>,
 ): FilterInput[] {
-  return filters.map((filter) => ({ field: filter.field, operator: filter.operator, value: values[filter.field] }));
+  return filters.flatMap((filter) => {
+    const value = values[filter.field];
+    if (!isFilterRange(value)) return [{ field: filter.field, operator: filter.operator, value }];
+    return [
+      { field: filter.field, operator: 'gte' as const, value: value.gte },
+      { field: filter.field, operator: 'lte' as const, value: value.lte },
+    ];
+  });
 }

@@ -131,7 +131,20 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     ],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "name",
+        "operator": "like",
+        "label": "field.bot.name",
+        "permission": null
+      },
+      {
+        "field": "createdAt",
+        "operator": "eq",
+        "label": "common.createdAt",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
@@ -1180,6 +1193,12 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         "field": "reaction",
         "operator": "eq",
         "label": "field.bottrace.reaction",
+        "permission": null
+      },
+      {
+        "field": "createdAt",
+        "operator": "eq",
+        "label": "common.createdAt",
         "permission": null
       }
     ],
@@ -2824,7 +2843,20 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "rowActions": [],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "name",
+        "operator": "like",
+        "label": "field.bottracestatus.name",
+        "permission": null
+      },
+      {
+        "field": "createdAt",
+        "operator": "eq",
+        "label": "common.createdAt",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
@@ -2875,7 +2907,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": true,
         "sortable": true,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -2974,7 +3006,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "filterFields": [
       "_id",
       "createdAt",
-      "updatedAt"
+      "updatedAt",
+      "name"
     ]
   },
   "contact": {
@@ -3083,7 +3116,20 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     ],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "createdAt",
+        "operator": "eq",
+        "label": "common.createdAt",
+        "permission": null
+      },
+      {
+        "field": "verified",
+        "operator": "eq",
+        "label": "field.contact.verified",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
@@ -3612,7 +3658,20 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     ],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "createdAt",
+        "operator": "eq",
+        "label": "common.createdAt",
+        "permission": null
+      },
+      {
+        "field": "bot",
+        "operator": "eq",
+        "label": "field.conversation.bot",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "contact",
@@ -7959,7 +8018,14 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "rowActions": [],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "name",
+        "operator": "like",
+        "label": "field.role.name",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
@@ -8010,7 +8076,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": true,
         "sortable": true,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -8252,6 +8318,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
       "_id",
       "createdAt",
       "updatedAt",
+      "name",
       "childRoles",
       "readonly"
     ]
@@ -8365,7 +8432,14 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "rowActions": [],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "type",
+        "operator": "eq",
+        "label": "field.setting.type",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "key",
@@ -9102,7 +9176,20 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "rowActions": [],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "name",
+        "operator": "like",
+        "label": "field.tenant.name",
+        "permission": null
+      },
+      {
+        "field": "createdAt",
+        "operator": "eq",
+        "label": "common.createdAt",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
@@ -9153,7 +9240,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
         },
         "searchable": true,
         "sortable": true,
-        "filterable": false,
+        "filterable": true,
         "indexed": false,
         "column": {
           "width": null,
@@ -9184,7 +9271,8 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "filterFields": [
       "_id",
       "createdAt",
-      "updatedAt"
+      "updatedAt",
+      "name"
     ]
   },
   "user": {
@@ -9300,7 +9388,20 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     ],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "role",
+        "operator": "eq",
+        "label": "field.user.role",
+        "permission": null
+      },
+      {
+        "field": "active",
+        "operator": "eq",
+        "label": "field.user.active",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
@@ -10050,7 +10151,20 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "rowActions": [],
     "tabs": [],
     "menus": [],
-    "filters": [],
+    "filters": [
+      {
+        "field": "createdAt",
+        "operator": "eq",
+        "label": "common.createdAt",
+        "permission": null
+      },
+      {
+        "field": "user",
+        "operator": "eq",
+        "label": "field.userApiKey.user",
+        "permission": null
+      }
+    ],
     "fields": [
       {
         "name": "name",
