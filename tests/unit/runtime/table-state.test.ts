@@ -54,4 +54,18 @@ describe('table state (spec §4 Table)', () => {
   it('activeFilters pairs model filters with their values', () => {
     expect(activeFilters([{ field: 'status', operator: 'eq' }], { status: 's1' })).toEqual([{ field: 'status', operator: 'eq', value: 's1' }]);
   });
+
+  it('activeFilters sends a range as its gte and lte bounds, whatever the one operator', () => {
+    const from = new Date('2026-01-01T00:00:00.000Z');
+    const to = new Date('2026-02-01T00:00:00.000Z');
+    expect(activeFilters([{ field: 'createdAt', operator: 'eq' }], { createdAt: { gte: from, lte: to } })).toEqual([
+      { field: 'createdAt', operator: 'gte', value: from },
+      { field: 'createdAt', operator: 'lte', value: to },
+    ]);
+    // A missing bound is sent empty, which the serializer drops.
+    expect(activeFilters([{ field: 'n', operator: 'gte' }], { n: { lte: 3 } })).toEqual([
+      { field: 'n', operator: 'gte', value: undefined },
+      { field: 'n', operator: 'lte', value: 3 },
+    ]);
+  });
 });
