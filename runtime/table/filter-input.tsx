@@ -1,5 +1,5 @@
 import { lazy, memo, Suspense } from 'react';
-import { Group, NumberInput, Select, TextInput } from '@mantine/core';
+import { Group, MultiSelect, NumberInput, Select, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { FieldModel, FilterModel } from '../model/client-entity-model.ts';
 import { RefMultiSelect, RefSelect } from '../inputs/ref-select.tsx';
@@ -29,6 +29,8 @@ export const FilterInput = memo(function FilterInput({ filter, field, value, onC
     case 'enum':
     case 'array.enum': {
       const data = (field?.values ?? []).map((option) => ({ value: option, label: t(field?.valueLabels?.[option] ?? option) }));
+      // in / nin: any of several values (the address carries them comma-joined).
+      if (many) return <MultiSelect label={label} data={data} value={Array.isArray(value) ? (value as string[]) : []} onChange={(next) => set(next.length ? next : null)} clearable />;
       return <Select label={label} data={data} value={(value as string) ?? null} onChange={set} clearable />;
     }
     case 'boolean':

@@ -100,3 +100,20 @@ describe('the filter bar in the address', () => {
     await waitFor(() => expect([...new URLSearchParams(window.location.search)]).toEqual([['filter.createdAt.lte', '2026-01-31T00:00:00.000Z']]), WAIT);
   }, 20_000);
 });
+
+describe('enum filters', () => {
+  const enumField = { ...entities.bot.fields[0], name: 'kind', type: 'enum', label: 'Tipo', ref: null, values: ['a', 'b', 'c'], valueLabels: null } as FieldModel;
+
+  it('eq is one choice', () => {
+    renderInput({ field: 'kind', operator: 'eq', label: 'Tipo', permission: null }, enumField, 'b');
+    expect(document.querySelector('input.mantine-Select-input')).toHaveValue('b');
+    expect(document.querySelector('.mantine-MultiSelect-pill')).toBeNull();
+  });
+
+  it.each(['in', 'nin'] as const)('%s holds several values', (operator) => {
+    renderInput({ field: 'kind', operator, label: 'Tipo', permission: null }, enumField, ['a', 'c']);
+    // A multi-select: each chosen value is a pill.
+    const pills = [...document.querySelectorAll('.mantine-MultiSelect-pill .mantine-Pill-label')].map((pill) => pill.textContent);
+    expect(pills).toEqual(['a', 'c']);
+  });
+});
