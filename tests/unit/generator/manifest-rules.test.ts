@@ -102,8 +102,9 @@ const ruleCases: Record<keyof typeof manifestRules, { entity: string; breakIt: (
   },
   uniqueFieldNames: {
     entity: 'bot',
-    breakIt: (m) => { m.fields.push({ ...m.fields[0] }); },
-    expected: `manifests/bot.json: fields[12].name: field name "name" is already used by fields[0]
+    // The copy goes second, so the message does not move when bot.json gains a field.
+    breakIt: (m) => { m.fields.splice(1, 0, { ...m.fields[0] }); },
+    expected: `manifests/bot.json: fields[1].name: field name "name" is already used by fields[0]
   found:    "name"
   expected: a name unique within its list
   fix:      rename or remove one of the two fields`,
