@@ -1,6 +1,6 @@
 /**
  * The one permission rule of an entity action, run by the server to enforce it and by the console
- * to decide what to show (spec §6, plus: an entity's :manage implies view, create, update and
+ * to decide what to show (docs/product-rules.md#permissions, plus: an entity's :manage implies view, create, update and
  * delete of that entity). Code shared by server/ and the console lives under contract/: it may not
  * import from either side.
  */

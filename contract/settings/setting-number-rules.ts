@@ -1,5 +1,5 @@
 /**
- * Bounds of the number settings (spec §5 Settings): what PATCH /api/settings/:id and the console's
+ * Bounds of the number settings (docs/product-rules.md#validation Settings): what PATCH /api/settings/:id and the console's
  * edit dialog both refuse (validate-setting-value.ts reads them by key). A number setting missing
  * here only has to be a number; give every new one its bounds, or a timeout of -5 ms is accepted.
  */

@@ -1,5 +1,5 @@
 /**
- * One JSON Schema per setting type (spec §3 Setting types, §5 Settings rules): what PATCH
+ * One JSON Schema per setting type (docs/product-rules.md#entities Setting types, #validation Settings rules): what PATCH
  * /api/settings/:id accepts as `value`, and what the console's edit dialog checks before sending.
  * The generator compiles these with AJV into contract/generated/setting-value-validators.ts
  * (standalone code: the console runs under a CSP without 'unsafe-eval', so nothing compiles a
@@ -12,7 +12,7 @@
  * `x-reasons` names, per failed keyword, the reason reported (the default is the format reason).
  */
 
-/** The setting types of spec §3 (the manifest's enum). */
+/** The setting types of docs/product-rules.md#entities (the manifest's enum). */
 export const SETTING_TYPES = ['string', 'longString', 'password', 'number', 'boolean', 'enum', 'stringList', 'numberList', 'enumList'] as const;
 export type SettingType = (typeof SETTING_TYPES)[number];
 

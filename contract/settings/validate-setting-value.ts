@@ -1,5 +1,5 @@
 /**
- * The one rule for a setting's value (spec §5 Settings), run by the server on PATCH
+ * The one rule for a setting's value (docs/product-rules.md#validation Settings), run by the server on PATCH
  * /api/settings/:id and by the console's edit dialog on what it is about to send, so both give
  * the same verdict. The rules themselves are the JSON Schemas of setting-value-schemas.ts,
  * precompiled by the generator (contract/generated/setting-value-validators.ts); this module
@@ -14,7 +14,7 @@ import { SETTING_NUMBER_RULES } from './setting-number-rules.ts';
 export { FORMAT_REASON, INTEGER_REASON, MAX_REASON, MAX_SETTING_LENGTH, MIN_REASON, NUMBERS_REASON, REQUIRED_REASON, SETTING_TYPES, TOO_LONG_REASON, type SettingType } from './setting-value-schemas.ts';
 export { SETTING_NUMBER_RULES, type SettingNumberRule } from './setting-number-rules.ts';
 
-/** The reasons' Spanish texts (spec §5), for API answers; the console shows its locale's. */
+/** The reasons' Spanish texts (docs/product-rules.md#validation), for API answers; the console shows its locale's. */
 export const FORMAT_MESSAGE = 'Formato Invalido.';
 export const NUMBERS_MESSAGE = 'Formato Invalido. Solo se esperan números.';
 

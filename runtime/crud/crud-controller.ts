@@ -32,7 +32,7 @@ export function successMessageKeys(entity: string, key: string): string[] {
 }
 
 /**
- * The side effects of the CRUD dialog (spec §4), kept out of React so they are unit-testable:
+ * The side effects of the CRUD dialog (docs/product-rules.md#states), kept out of React so they are unit-testable:
  * validate, call the provider, reload, close, notify; on failure keep the dialog open with the
  * server's message (or the operation's fallback) and its per-field errors.
  */

@@ -4,7 +4,7 @@ import { prepareRecord, type EntityRecord } from './prepare-record.ts';
 export type CrudOperation = 'view' | 'create' | 'edit' | 'delete';
 export type CrudResult = 'created' | 'updated' | 'deleted' | 'viewed' | 'canceled';
 
-/** The dialog of spec §4 "CRUD dialog operation" as data; the reducer below is its only writer. */
+/** The dialog of docs/product-rules.md#states "CRUD dialog operation" as data; the reducer below is its only writer. */
 export interface CrudDialogState {
   operation: CrudOperation | null;
   /** The copy being viewed or edited (spec: dates as Date, refs as ids). */

@@ -135,7 +135,7 @@ export function CrudDialog({ model, state, onSubmit, onCancel, form: FormCompone
           )}
           <Group justify="flex-end" hidden={confirmingDiscard}>
             {operation === 'view' ? (
-              // Submitting a view just closes it, reported as "viewed" (spec §4).
+              // Submitting a view just closes it, reported as "viewed" (docs/product-rules.md#states).
               <Button variant="default" onClick={() => onSubmit(state.record ?? {}, () => true)}>
                 {t('crud.close')}
               </Button>

@@ -35,7 +35,7 @@ import type { FilterInput } from '../providers/queries.ts';
 const ExportPanel = lazyWithPreload(() => import('../export/export-panel.tsx').then((module) => module.ExportPanel));
 const ImportDialog = lazyWithPreload(() => import('../import/import-dialog.tsx').then((module) => module.ImportDialog));
 
-/** Spec §9: search input debounce and notification duration. */
+/** docs/product-rules.md#constants: search input debounce and notification duration. */
 export const SEARCH_DEBOUNCE_MS = 500;
 export const NOTIFICATION_MS = 3000;
 /**
@@ -52,7 +52,7 @@ export interface CrudPageProps {
   onResult?: (result: CrudResult) => void;
 }
 
-/** The generic CRUD screen of spec §2 for any entity model. */
+/** The generic CRUD screen of docs/product-rules.md#screens for any entity model. */
 export function CrudPage({ model, selection: selectionProp, onResult }: CrudPageProps) {
   const { t, i18n } = useTranslation();
   const can = useCan();
@@ -79,7 +79,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
     [model, table.page, table.pageSize, table.sort, table.search, table.filterValues],
   );
   const list = useQuery({ ...entityListQuery(model, provider, query), enabled: canList });
-  // Spec §8: pagination failures are only logged.
+  // docs/product-rules.md#errors: pagination failures are only logged.
   useEffect(() => {
     if (list.error) console.error(list.error);
   }, [list.error]);
@@ -130,7 +130,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
         setExports((entries) => entries.map((entry) => (entry.key === key ? { ...entry, file } : entry)));
         notifySuccess('crud.export.success');
       } catch (error) {
-        // Spec §8: export failures are only logged.
+        // docs/product-rules.md#errors: export failures are only logged.
         console.error(error);
         setExports((entries) => entries.filter((entry) => entry.key !== key));
       }

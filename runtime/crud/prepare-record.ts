@@ -7,7 +7,7 @@ export { refId };
 export type EntityRecord = Record<string, unknown>;
 
 /**
- * Spec §4: the dialog edits a copy of the row, each value as its field type's `prepare` makes it
+ * docs/product-rules.md#states: the dialog edits a copy of the row, each value as its field type's `prepare` makes it
  * (dates as Dates, refs as identifiers, array refs as identifier lists, empty when absent;
  * contract/field-types/prepare-values.ts). The table's row object is never mutated.
  */

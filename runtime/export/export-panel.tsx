@@ -12,7 +12,7 @@ export interface ExportEntry {
 }
 
 /**
- * The export list under the table (spec §2): Link, Rows and Time, with Clear and Close. A link is
+ * The export list under the table (docs/product-rules.md#screens): Link, Rows and Time, with Clear and Close. A link is
  * signed for the user and short-lived (server/files/export-files.ts): past its time it says so
  * instead of leading to an error page. The file downloads as an attachment (the server's
  * Content-Disposition), so it never replaces the console.

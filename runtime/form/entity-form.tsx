@@ -44,7 +44,7 @@ export interface EntityFormProps {
 const NO_FIELD_WIDGETS: Record<string, Widget> = {};
 const NO_ERRORS: Record<string, string[]> = {};
 
-/** The generated schemas rendered with RJSF + Mantine widgets (spec §2, §3, §5). */
+/** The generated schemas rendered with RJSF + Mantine widgets (docs/product-rules.md#screens, #entities, #validation). */
 export function EntityForm(props: EntityFormProps) {
   const { model, schemas, operation, fieldWidgets = NO_FIELD_WIDGETS, fieldErrors = NO_ERRORS } = props;
   const { t, i18n } = useTranslation();
@@ -76,7 +76,7 @@ export function EntityForm(props: EntityFormProps) {
       return null;
     }
   }, [schemas.validateFns, prepared]);
-  // Fields are checked as the user leaves them (spec §5: IPv4/IPv6 "on blur"), all of them on submit.
+  // Fields are checked as the user leaves them (docs/product-rules.md#validation: IPv4/IPv6 "on blur"), all of them on submit.
   const touched = useRef(new Set<string>());
   const submitted = useRef(false);
   const transformErrors = useMemo(() => {

@@ -47,7 +47,7 @@ export function prepareFormSchemas(source: FormSchemas, options: PrepareOptions)
     schema.required = ((schema.required as string[] | undefined) ?? []).filter((name) => !onlyOnCreate.has(name));
   }
   decorateUi(uiSchema, model.fields, translate);
-  // Read-only forms (view, delete) show form lists without add / remove controls (spec §2).
+  // Read-only forms (view, delete) show form lists without add / remove controls (docs/product-rules.md#screens).
   if (mode === 'readonly') uiSchema['ui:globalOptions'] = { ...(uiSchema['ui:globalOptions'] as Json | undefined), addable: false, removable: false, orderable: false };
   return { ...source, schema, uiSchema };
 }

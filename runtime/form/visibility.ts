@@ -29,7 +29,7 @@ export function sectionsOf(uiSchema: UiSchema, kind: 'tabs' | 'menus'): SectionO
 
 /**
  * Root fields hidden by their own visibleWhen or by their tab's / menu's: the form neither shows
- * them nor keeps their values (spec §4 knowledge source: chunk type hides the text tabs).
+ * them nor keeps their values (docs/product-rules.md#states knowledge source: chunk type hides the text tabs).
  */
 export function hiddenRootFields(uiSchema: UiSchema, fieldNames: readonly string[], data: Data): string[] {
   const sections = new Map([...sectionsOf(uiSchema, 'tabs'), ...sectionsOf(uiSchema, 'menus')].map((s) => [s.name, s]));

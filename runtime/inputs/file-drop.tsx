@@ -23,7 +23,7 @@ export interface FileDropProps {
 }
 
 /**
- * Click or drag-and-drop upload (spec §2). Hand-written over a hidden file input: the only
+ * Click or drag-and-drop upload (docs/product-rules.md#screens). Hand-written over a hidden file input: the only
  * dropzone for Mantine (@mantine/dropzone) is not installed, and the behaviour needed is small.
  */
 export function FileDrop(props: FileDropProps) {

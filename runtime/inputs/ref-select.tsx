@@ -10,7 +10,7 @@ import { entityQueryKeys } from '../query/entity-query-keys.ts';
 import { refId } from '../crud/prepare-record.ts';
 import { refLabel } from '../table/format-cell.ts';
 
-/** Spec §9: autocomplete debounce. */
+/** docs/product-rules.md#constants: autocomplete debounce. */
 export const AUTOCOMPLETE_DEBOUNCE_MS = 300;
 
 interface RefSelectBaseProps {
@@ -75,7 +75,7 @@ function useRefOptions(entity: string, display: string, selectedIds: string[], e
   return { data, search, setSearch, loading: results.isFetching };
 }
 
-/** Autocomplete against the referenced entity's search (spec §2); the value is the record's _id. */
+/** Autocomplete against the referenced entity's search (docs/product-rules.md#screens); the value is the record's _id. */
 export function RefSelect(props: RefSelectBaseProps & { value: string | null; onChange: (value: string | null) => void }) {
   const { t } = useTranslation();
   const selectedIds = useMemo(() => (props.value ? [props.value] : []), [props.value]);

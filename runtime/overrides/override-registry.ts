@@ -72,7 +72,7 @@ export interface EntityOverrides {
   readOnly?: boolean;
 }
 
-/** An explicit object literal keyed by entity name (DESIGN.md: registries fail loudly). */
+/** An explicit object literal keyed by entity name (docs/architecture.md: registries fail loudly). */
 export type OverrideRegistry = Readonly<Record<string, EntityOverrides>>;
 
 export function entityOverrides(registry: OverrideRegistry, entity: string): EntityOverrides {

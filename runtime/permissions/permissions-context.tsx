@@ -1,6 +1,6 @@
 import { createContext, useContext, type ReactNode } from 'react';
 
-/** Answers "may the current user do this?" for a permission string (spec §6). */
+/** Answers "may the current user do this?" for a permission string (docs/product-rules.md#permissions). */
 export type Can = (permission: string | null | undefined) => boolean;
 
 /**

@@ -5,7 +5,7 @@ import { formatDate, formatMsToSeconds, refLabel, scalarText, truncate } from '.
 
 /**
  * The content of one table cell by its cell kind (each field type names one, contract/field-types)
- * and column formatter (spec §2 Table). A function of
+ * and column formatter (docs/product-rules.md#screens Table). A function of
  * the table's `t`, not a component with hooks of its own: a page holds hundreds of cells, and a
  * useTranslation per cell cost more than the rest of the row.
  */

@@ -21,7 +21,7 @@ import { useDelegatedTooltip } from './use-delegated-tooltip.tsx';
 const features = tableFeatures({ rowPaginationFeature, rowSortingFeature, rowSelectionFeature });
 const helper = createColumnHelper<typeof features, EntityRecord>();
 const PAGE_SIZE_DATA = PAGE_SIZE_OPTIONS.map(String);
-/** Spec §9 filter column widths. */
+/** docs/product-rules.md#constants filter column widths. */
 const FILTER_SPAN = { base: 12, xs: 12, sm: 6, md: 6, lg: 4, xl: 3 } as const;
 
 export interface EntityTableProps {
@@ -47,7 +47,7 @@ function updated<T>(updater: Updater<T>, current: T): T {
 }
 
 /**
- * The server-side list of spec §2: TanStack Table (v9) owns the row/column model in manual mode,
+ * The server-side list of docs/product-rules.md#screens: TanStack Table (v9) owns the row/column model in manual mode,
  * the headless table reducer owns paging, sorting, search and selection, Mantine draws it.
  */
 export function EntityTable(props: EntityTableProps) {

@@ -15,7 +15,7 @@ interface FilterInputProps {
   onChange: (field: string, value: unknown) => void;
 }
 
-/** One filter rendered as the input of its field's type (spec §3 filters). */
+/** One filter rendered as the input of its field's type (docs/product-rules.md#entities filters). */
 export const FilterInput = memo(function FilterInput({ filter, field, value, onChange }: FilterInputProps) {
   const { t } = useTranslation();
   const label = t(filter.label);

@@ -1,7 +1,7 @@
 import dayjs from 'dayjs';
 import type { FieldModel } from '../model/client-entity-model.ts';
 
-/** Spec §9: day/month/year, 24-hour, with seconds. */
+/** docs/product-rules.md#constants: day/month/year, 24-hour, with seconds. */
 export const DATE_DISPLAY_FORMAT = 'DD/MM/YYYY HH:mm:ss';
 
 export function formatDate(value: unknown): string {

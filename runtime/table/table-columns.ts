@@ -41,7 +41,7 @@ export function visibleColumns(model: ClientEntityModel, can: Can): TableColumnS
   return columns;
 }
 
-/** Model filters the user may use (spec §2: filters with a permission are hidden without it). */
+/** Model filters the user may use (docs/product-rules.md#screens: filters with a permission are hidden without it). */
 export function visibleFilters(model: ClientEntityModel, can: Can) {
   const byName = new Map(model.fields.map((field) => [field.name, field]));
   return model.filters

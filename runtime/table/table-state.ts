@@ -2,7 +2,7 @@ import type { FilterInput } from '../providers/queries.ts';
 import { isFilterRange } from '../crud/filter-range.ts';
 import type { SortOrder } from '../model/client-entity-model.ts';
 
-/** Spec §9: CRUD UI default page size 10, options 5, 10, 20, 50. */
+/** docs/product-rules.md#constants: CRUD UI default page size 10, options 5, 10, 20, 50. */
 export const PAGE_SIZE_OPTIONS = [5, 10, 20, 50] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 
@@ -50,7 +50,7 @@ export function effectiveSort(chosen: TableSort | null, defaultSort: TableSort):
   return chosen ?? defaultSort;
 }
 
-/** Single sort only, cycling asc -> desc -> off (spec §2, §4); off shows the default sort. */
+/** Single sort only, cycling asc -> desc -> off (docs/product-rules.md#screens, #states); off shows the default sort. */
 export function nextSort(current: TableSort | null, field: string): TableSort | null {
   if (!current || current.field !== field) return { field, order: 'asc' };
   return current.order === 'asc' ? { field, order: 'desc' } : null;
@@ -61,12 +61,12 @@ export function tableReducer(state: TableState, action: TableAction): TableState
     case 'setPage':
       return { ...state, page: Math.max(1, action.page) };
     case 'setPageSize':
-      // Spec §4: changing page size resets to page 1.
+      // docs/product-rules.md#states: changing page size resets to page 1.
       return action.pageSize === state.pageSize ? state : { ...state, pageSize: action.pageSize, page: 1 };
     case 'toggleSort':
       return { ...state, sort: nextSort(state.sort, action.field) };
     case 'setSearch':
-      // Spec §4: changing the search resets to page 1. The selection goes too: a bulk action acts
+      // docs/product-rules.md#states: changing the search resets to page 1. The selection goes too: a bulk action acts
       // on rows the user can see, never on rows chosen under another query.
       return action.search === state.search ? state : { ...state, search: action.search, page: 1, selected: [], allSelected: false };
     case 'setFilter':

@@ -4,7 +4,7 @@ import { Tooltip } from '@mantine/core';
 /** Opts an element in to the delegated tooltip; the attribute's value is the tooltip's text. */
 export const TOOLTIP_ATTRIBUTE = 'data-tooltip';
 
-/** The delays the per-button tooltips had (spec §9 feel: no tooltip on a quick pass). */
+/** The delays the per-button tooltips had (docs/product-rules.md#constants feel: no tooltip on a quick pass). */
 const OPEN_DELAY_MS = 300;
 const CLOSE_DELAY_MS = 250;
 

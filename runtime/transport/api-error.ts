@@ -6,7 +6,7 @@ export interface InputError {
   reason: string;
 }
 
-/** The server's one error shape (DESIGN.md, Server). */
+/** The server's one error shape (docs/product-rules.md#errors). */
 export interface ServerErrorBody {
   message?: string;
   i18nMessage?: string;

@@ -10,7 +10,7 @@ export interface TransportOptions extends RestTransportOptions {
 }
 
 /**
- * Chooses the data transport from configuration (spec §1: REST by default, GraphQL alternative,
+ * Chooses the data transport from configuration (docs/product-rules.md#product: REST by default, GraphQL alternative,
  * an invalid setting is an error).
  */
 export function createTransport(kind: string, options: TransportOptions = {}): Transport & FileUploader {

@@ -23,7 +23,7 @@ interface GraphqlErrorBody {
 const REST_ONLY: ReadonlySet<EntityAction> = new Set(['import', 'bulkDelete']);
 
 /**
- * The GraphQL alternative of spec §1: the same typed providers, sending the generated documents to
+ * The GraphQL alternative of docs/product-rules.md#product: the same typed providers, sending the generated documents to
  * /graphql. Calls outside the entity providers (identity screens, RAG, chat) keep REST through
  * `call()`, as the spec implements registration and recovery only there.
  */
@@ -50,7 +50,7 @@ export class GraphqlTransport implements Transport, FileUploader {
     return this.send<R>({ query: document, variables }, signal);
   }
 
-  /** GraphQL multipart request spec: operations + map + the file (spec §7 uploadFile(file, dir)). */
+  /** GraphQL multipart request spec: operations + map + the file (docs/product-rules.md#calls uploadFile(file, dir)). */
   uploadFile(params: { file: Blob; dir?: string; signal?: AbortSignal }): Promise<UploadedFile> {
     const form = new FormData();
     form.append('operations', JSON.stringify({

@@ -11,7 +11,7 @@ export interface HttpClientOptions {
   timeout?: number;
 }
 
-/** The ky instance every transport uses: bearer header, spec §9 default timeout, no retries. */
+/** The ky instance every transport uses: bearer header, docs/product-rules.md#constants default timeout, no retries. */
 export function createHttpClient(options: HttpClientOptions): KyInstance {
   const getToken = options.getToken;
   return ky.create({
@@ -30,7 +30,7 @@ export function createHttpClient(options: HttpClientOptions): KyInstance {
   });
 }
 
-/** Any failure of a call made with the client, as the spec §8 error it stands for. */
+/** Any failure of a call made with the client, as docs/product-rules.md#errors error it stands for. */
 export async function describeFailure(error: unknown): Promise<ApiError> {
   if (error instanceof ApiError) return error;
   return toApiError(await classify(error));

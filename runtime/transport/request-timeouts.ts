@@ -1,4 +1,4 @@
-/** Per-call timeouts of spec §9, in milliseconds. */
+/** Per-call timeouts of docs/product-rules.md#constants, in milliseconds. */
 export const REQUEST_TIMEOUTS = {
   /** Every call unless it says otherwise. */
   default: 10_000,

@@ -32,7 +32,7 @@ export interface RestCall {
   headers?: Record<string, string>;
 }
 
-/** The record the upload endpoint returns (spec §3 "Uploaded file"). */
+/** The record the upload endpoint returns (docs/product-rules.md#entities "Uploaded file"). */
 export interface UploadedFile {
   filename: string;
   filepath: string;
@@ -47,7 +47,7 @@ export interface FileUploader {
 
 type Params = Record<string, string | number | boolean | undefined | null>;
 
-/** Maps each EntityOperation to the REST endpoints of spec §7 under the entity's basePath. */
+/** Maps each EntityOperation to the REST endpoints of docs/product-rules.md#calls under the entity's basePath. */
 export class RestTransport implements Transport, FileUploader {
   private readonly http: KyInstance;
   private readonly baseUrl: string;
@@ -140,7 +140,7 @@ export class RestTransport implements Transport, FileUploader {
     }
   }
 
-  /** POST /api/file/{dir} multipart field "file" (spec §7 File upload). */
+  /** POST /api/file/{dir} multipart field "file" (docs/product-rules.md#calls File upload). */
   uploadFile(params: { file: Blob; dir?: string; signal?: AbortSignal }): Promise<UploadedFile> {
     const body = new FormData();
     body.append('file', params.file, fileName(params.file));

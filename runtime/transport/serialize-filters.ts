@@ -1,7 +1,7 @@
 import type { FilterInput } from '../providers/queries.ts';
 
 /**
- * Spec §7: `field;operator;value` joined by `|`. Empty values are dropped, dates become ISO strings
+ * docs/product-rules.md#calls: `field;operator;value` joined by `|`. Empty values are dropped, dates become ISO strings
  * and arrays are comma-joined, so "in" / "nin" filters carry their list in one value.
  * Returns undefined when nothing is left, so callers can omit the query parameter.
  */

@@ -8,7 +8,7 @@ export type FailedCall =
   | { kind: 'network' }
   | { kind: 'unknown'; cause?: unknown };
 
-/** Spec §8 error catalogue as a pure mapping, so every transport reports failures alike. */
+/** docs/product-rules.md#errors error catalogue as a pure mapping, so every transport reports failures alike. */
 export function toApiError(call: FailedCall): ApiError {
   switch (call.kind) {
     case 'http':

@@ -15,7 +15,7 @@ type ConversationGuard = <T>(conversationId: string, work: () => Promise<T>) => 
 const MINUTE = 60_000;
 
 /**
- * The public chat endpoints (product spec §7 Chat). None declares config.permission: visitors have
+ * The public chat endpoints (docs/product-rules.md#calls Chat). None declares config.permission: visitors have
  * no account. Each is rate limited per IP; messages also per conversation, so one visitor cannot
  * burn the model budget through many IPs on one conversation nor one IP through many conversations.
  * With `coordination` (several instances on PostgreSQL or Redis, server/db/coordination) the

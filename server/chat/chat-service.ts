@@ -42,7 +42,7 @@ export class ChatAnswerError extends HttpError {
 }
 
 /**
- * The public chat (product spec §4 Chat, §7 Chat): start a conversation, answer a message from
+ * The public chat (docs/product-rules.md#states Chat, #calls Chat): start a conversation, answer a message from
  * the bot's knowledge base through the configured language model, record a trace, react.
  */
 export class ChatService {

@@ -2,7 +2,7 @@ import { badRequest, validationError, type InputError } from '../http/http-error
 import { REACTIONS, type Reaction } from './chat-types.ts';
 
 /**
- * The contact form's rules (product spec §5, Chat contact), with the locale keys whose Spanish
+ * The contact form's rules (docs/product-rules.md#validation, Chat contact), with the locale keys whose Spanish
  * texts are the spec's messages. The console checks the same rules before it lets the visitor submit.
  */
 export const CHAT_VALIDATION = {

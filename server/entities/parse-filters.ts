@@ -30,7 +30,7 @@ export interface FilterArgument {
 }
 
 /**
- * Parses `field;operator;value` filters joined by `|` (spec §7). Only the model's filterFields
+ * Parses `field;operator;value` filters joined by `|` (docs/product-rules.md#calls). Only the model's filterFields
  * may be filtered; values are coerced per field type and anything malformed is a 400 that
  * names the offending filter.
  */

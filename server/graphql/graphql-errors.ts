@@ -3,7 +3,7 @@ import { HttpError } from '../http/http-error.ts';
 
 /**
  * The REST error shape carried in GraphQL `extensions`: { status, message, i18nMessage, inputErrors },
- * so a client maps GraphQL and REST failures the same way (spec §8).
+ * so a client maps GraphQL and REST failures the same way (docs/product-rules.md#errors).
  */
 export function toGraphqlError(error: unknown, httpStatus = 200): Error {
   if (error instanceof HttpError) {

@@ -14,7 +14,7 @@ import { openUpload, readUpload, type GraphqlUpload } from './graphql-upload.ts'
 import { resolving } from './graphql-errors.ts';
 import type { ResolverContext } from './entity-resolvers.ts';
 
-/** Hand-written part of the schema: identity, permissions, uploads (spec §7). */
+/** Hand-written part of the schema: identity, permissions, uploads (docs/product-rules.md#calls). */
 export const identityTypeDefs = `
 type AccessToken { accessToken: String! }
 type MeRole { id: ID! name: String permissions: [String!]! }
@@ -45,7 +45,7 @@ extend type Query {
   permissions: [String!]!
   rolesAll: [Role!]!
   tenantsAll: [Tenant!]!
-  """Settings are not available over GraphQL (spec §1): always fails with 'Not implemented'."""
+  """Settings are not available over GraphQL (docs/product-rules.md#product): always fails with 'Not implemented'."""
   settings: [JSON!]
 }
 

@@ -4,7 +4,7 @@ export interface InputError {
   reason: string;
 }
 
-/** The one error shape every endpoint answers with (DESIGN.md "Errors have one shape"). */
+/** The one error shape every endpoint answers with (docs/product-rules.md#errors). */
 export interface ErrorBody {
   message: string;
   i18nMessage?: string;

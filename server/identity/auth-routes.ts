@@ -54,7 +54,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { signIn: SignIn;
 }
 
 /**
- * Spec §3 current-user lookup (REST GET /api/auth/me and GraphQL `me`): read with system(), as
+ * docs/product-rules.md#entities current-user lookup (REST GET /api/auth/me and GraphQL `me`): read with system(), as
  * the caller may lack user:view for their own record.
  */
 export async function currentUserOf(service: EntityService, userId: string) {

@@ -9,7 +9,7 @@ import { assignableRoles, type DelegationRole } from '../../contract/permissions
 
 import type { ListQuery } from '../entities/list-query.ts';
 
-/** Role and tenant lookups fetch full lists (spec §9); limit 0 means no limit. */
+/** Role and tenant lookups fetch full lists (docs/product-rules.md#constants); limit 0 means no limit. */
 const FULL_LIST: ListQuery = { limit: 0, offset: 0, orderBy: 'name', order: 'asc', search: null, filters: [] };
 
 /** The lookups, as REST (below) and GraphQL (permissions, rolesAll, tenantsAll) answer them. */
@@ -54,7 +54,7 @@ export function createDirectory(deps: { service: EntityService; entities: Entity
 }
 
 /**
- * The lookups forms need (spec §7): every permission string, the role list and the tenant list.
+ * The lookups forms need (docs/product-rules.md#calls): every permission string, the role list and the tenant list.
  * Any signed-in caller may ask; what they get depends on who they are (README: "Lookups").
  */
 export function registerDirectoryRoutes(app: FastifyInstance, directory: Directory): void {

@@ -6,7 +6,7 @@ export interface PasswordProblem {
   reason: string;
 }
 
-/** Spec §5: 8 to 64 characters. Returns the problem, keyed by the form field it belongs to. */
+/** docs/product-rules.md#validation: 8 to 64 characters. Returns the problem, keyed by the form field it belongs to. */
 export function checkPasswordLength(password: unknown, field = 'newPassword'): PasswordProblem | null {
   if (typeof password !== 'string' || password.trim() === '') return { field, reason: 'validation.required' };
   if (password.length < PASSWORD_MIN_LENGTH) return { field, reason: 'validation.password.min' };

@@ -2,7 +2,7 @@ import type { EntityService } from '../entities/entity-service.ts';
 
 /**
  * The user list's export sends filters as `field,operator,value` (commas) where every other list
- * uses `field;operator;value` (spec §7). An `exportQuery` hook of the user entity rewrites the
+ * uses `field;operator;value` (docs/product-rules.md#calls). An `exportQuery` hook of the user entity rewrites the
  * comma form to the usual one before the generic export parses it (REST and GraphQL alike);
  * filters already using ';' pass unchanged.
  */

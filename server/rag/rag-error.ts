@@ -38,7 +38,7 @@ export class RagError extends Error {
     this.field = options.field;
   }
 
-  /** The API's one error shape (DESIGN.md), with the offending field when there is one. */
+  /** The API's one error shape (docs/product-rules.md#errors), with the offending field when there is one. */
   toBody(): { message: string; i18nMessage: string; inputErrors?: Array<{ field: string; reason: string }> } {
     const body: { message: string; i18nMessage: string; inputErrors?: Array<{ field: string; reason: string }> } = {
       message: this.message,

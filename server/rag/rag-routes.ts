@@ -23,7 +23,7 @@ import { TrainingRecord } from './train/training-record.ts';
 type Params = { Params: { id: string } };
 
 /**
- * The Knowledge/RAG endpoints of spec §7 over the retrieval core (server/rag/README.md):
+ * The Knowledge/RAG endpoints of docs/product-rules.md#calls over the retrieval core (server/rag/README.md):
  * parse-file, parse-url, chunk, improve (knowledge source editing) and train, status, clear,
  * search (knowledge bases). Knowledge records and their sources are read through the
  * EntityService with the caller's context, so a tenant can train or search only its own.
@@ -190,7 +190,7 @@ export async function registerRagFeature(app: FastifyInstance, deps: FeatureDepe
       }),
   });
 
-  // Enqueues the training and answers when it ends (spec §7: the response is the training's result).
+  // Enqueues the training and answers when it ends (docs/product-rules.md#calls: the response is the training's result).
   app.get<Params>('/api/rag/train/:id', { config: updateKnowledge }, async (request) =>
     rag(async () => {
       const knowledge = await loadKnowledge(request);

@@ -1,4 +1,4 @@
-/** One indexed fragment, the shape of KnowledgeSource.chunks[] (product spec §3). */
+/** One indexed fragment, the shape of KnowledgeSource.chunks[] (docs/product-rules.md#entities). */
 export interface Chunk {
   content: string;
   /** sha256 hex of `content`: the identity used by incremental training. */

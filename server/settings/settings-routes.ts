@@ -13,7 +13,7 @@ const VIEW: RoutePermission = routePermission(entities.setting!, 'view');
 const UPDATE: RoutePermission = routePermission(entities.setting!, 'update');
 
 /**
- * Spec §7 Settings (the entity is `provider: custom`, so these replace the generic routes).
+ * docs/product-rules.md#calls Settings (the entity is `provider: custom`, so these replace the generic routes).
  * Reads need setting:view or setting:manage; changing a value setting:update or setting:manage. Password
  * values never leave the server in clear.
  */
@@ -31,7 +31,7 @@ export function registerSettingsRoutes(app: FastifyInstance, store: SettingsStor
   });
 
   // Public: the sign-in page shows the registration and recovery links and the Google button only
-  // when enabled (spec §2), before anyone is signed in. Only these three values are exposed.
+  // when enabled (docs/product-rules.md#screens), before anyone is signed in. Only these three values are exposed.
   app.get('/api/settings/public', async () => ({
     registration: await store.getBoolean('auth.registrationEnabled'),
     recovery: await store.getBoolean('auth.recoveryEnabled'),

@@ -13,7 +13,7 @@ const GalleryPage = lazy(() => import('../home/gallery-page.tsx'));
 // (its fallback throttle), which was most of the sign-in page's cold load.
 
 /**
- * The console's own screens (spec §2 "Auth and account routes"), each its own chunk. The generated
+ * The console's own screens (docs/product-rules.md#screens "Auth and account routes"), each its own chunk. The generated
  * /crud/* routes and the hand-written featureRoutes join them in router.tsx.
  */
 export const accountRoutes: FeatureRoute[] = [

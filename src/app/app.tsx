@@ -7,7 +7,7 @@ import { AppRouter } from './router.tsx';
 import { NotificationsHost } from './notifications-host.tsx';
 import { consoleTheme } from './theme.ts';
 
-// At start: drop an expired token, or reload the user behind a valid one (spec §4).
+// At start: drop an expired token, or reload the user behind a valid one (docs/product-rules.md#states).
 void session.restore();
 
 /**

@@ -11,7 +11,7 @@ import type { EntityName } from '../generated/types.ts';
 import { ConsoleFrame } from './navigation/console-frame.tsx';
 
 
-// English is the fallback of Spanish texts (spec §1): the console's many screens get it, the
+// English is the fallback of Spanish texts (docs/product-rules.md#product): the console's many screens get it, the
 // sign-in page does not wait for it.
 loadLanguage('en').catch((error: unknown) => console.error(error));
 

@@ -2,7 +2,7 @@ import { lazy, type ComponentType } from 'react';
 import { permissionsGranting } from '../../contract/permissions/entity-access.ts';
 import { entityAccess } from '../generated/entity-access.ts';
 
-/** A hand-written screen of the console (spec §2): where it lives and who may open it. */
+/** A hand-written screen of the console (docs/product-rules.md#screens): where it lives and who may open it. */
 export interface FeatureRoute {
   path: string;
   /** Route-level code splitting: each screen is its own chunk (React.lazy), but for the sign-in page. */

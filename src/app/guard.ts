@@ -1,4 +1,4 @@
-/** Who may open a route (spec §2 Guard). */
+/** Who may open a route (docs/product-rules.md#screens Guard). */
 export interface RouteAccess {
   /** false: public. */
   auth: boolean;
@@ -16,7 +16,7 @@ export interface Viewer {
 }
 
 /**
- * Spec §2: a route needing authentication while signed out redirects to /login with a redirect
+ * docs/product-rules.md#screens: a route needing authentication while signed out redirects to /login with a redirect
  * query holding the full path (path + search + hash). A signed-in user lacking the route's
  * permission is told so on the page instead: sending them to a sign-in form they have just
  * passed only looked like a broken session.

@@ -13,7 +13,7 @@ const loaders: Record<string, () => Promise<Tree>> = {
   en: () => import('../../locales/en.json').then((module) => module.default as Tree),
 };
 
-/** Spanish by default, English as fallback once loaded (spec §1), one namespace for the console's and the runtime's texts. */
+/** Spanish by default, English as fallback once loaded (docs/product-rules.md#product), one namespace for the console's and the runtime's texts. */
 export const i18n = i18next.createInstance();
 void i18n.use(initReactI18next).init({
   lng: 'es',

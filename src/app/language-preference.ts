@@ -1,7 +1,7 @@
 export const SUPPORTED_LANGUAGES = ['es', 'en'] as const;
 const STORAGE_KEY = 'forja.language';
 
-/** The remembered language, Spanish by default (spec §1). */
+/** The remembered language, Spanish by default (docs/product-rules.md#product). */
 export function initialLanguage(): string {
   try {
     const saved = typeof localStorage === 'undefined' ? null : localStorage.getItem(STORAGE_KEY);

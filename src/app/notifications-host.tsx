@@ -5,7 +5,7 @@ import { useNotifications } from '@mantine/notifications';
 // the first notification: the sign-in page ships without them.
 const Notifications = lazy(() => import('./notifications-view.tsx'));
 
-/** Spec §9: notifications close after 3000 ms. */
+/** docs/product-rules.md#constants: notifications close after 3000 ms. */
 export const NOTIFICATION_MS = 3000;
 
 /** Mounts Mantine's notifications once anything was shown; the store keeps what came before. */

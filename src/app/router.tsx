@@ -95,7 +95,7 @@ function screensOf(layout: FeatureRoute['layout']) {
 }
 
 /**
- * Routes grouped under their layout (spec §2 Layouts: default unless the route says chat). With a
+ * Routes grouped under their layout (docs/product-rules.md#screens Layouts: default unless the route says chat). With a
  * `location`, a router fixed at that path: how the build prerenders the sign-in page (the same
  * tree as in the browser, so React can hydrate it).
  */

@@ -7,7 +7,7 @@ import type { ChatBot, ChatConversation } from './chat-types.ts';
 import { embedderFetch } from './chat-visitor-api.ts';
 
 /**
- * The public chat endpoints (spec §7 Chat). Visitors have no account: this transport never sends a
+ * The public chat endpoints (docs/product-rules.md#calls Chat). Visitors have no account: this transport never sends a
  * token, even when an administrator is signed in in the same browser.
  */
 const http = new RestTransport({ getToken: () => null, fetch: embedderFetch });
@@ -27,7 +27,7 @@ export class ChatAnswerFailed extends ApiError {
   }
 }
 
-/** The locale key a visitor sees for a failed call (spec §8): the server's i18nMessage, else the generic one. */
+/** The locale key a visitor sees for a failed call (docs/product-rules.md#errors): the server's i18nMessage, else the generic one. */
 export const UNEXPECTED_CHAT_ERROR = 'chat.error.unexpected';
 
 /**

@@ -11,7 +11,7 @@ import { embedContext } from './embed-context.ts';
 import { useChatColorScheme } from './chat-header.tsx';
 
 /**
- * /chat/:botId/:conversationId? (spec §2 Chat routes): the contact form, or the chat window. A
+ * /chat/:botId/:conversationId? (docs/product-rules.md#screens Chat routes): the contact form, or the chat window. A
  * browser that chatted with this bot before resumes its conversation (signed token in
  * localStorage). Inside the widget's iframe (?embed=1) it tells the widget the bot's look.
  */

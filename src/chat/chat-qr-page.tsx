@@ -4,7 +4,7 @@ import { QRCodeSVG } from 'qrcode.react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router-dom';
 
-/** Spec §9: size 256, error correction H, a fixed colour (dark on white so every reader scans it). */
+/** docs/product-rules.md#constants: size 256, error correction H, a fixed colour (dark on white so every reader scans it). */
 export const QR_SIZE = 256;
 
 /** The chat's address: the site origin plus /chat/{botId}. */
@@ -12,7 +12,7 @@ export function chatUrl(botId: string, origin: string = window.location.origin):
   return `${origin}/chat/${encodeURIComponent(botId)}`;
 }
 
-/** /chat/qr/:botId (spec §2): the QR code of the chat URL, an open-chat button and the link. */
+/** /chat/qr/:botId (docs/product-rules.md#screens): the QR code of the chat URL, an open-chat button and the link. */
 export default function ChatQrPage() {
   const { t } = useTranslation();
   const { botId = '' } = useParams();

@@ -17,9 +17,9 @@ import { VerifyEmailPanel } from './verify-email-panel.tsx';
 const MAX_MESSAGE_CHARS = 4000;
 
 /**
- * The conversation (spec §4 Chat): sending appends the visitor's message locally, shows a typing
+ * The conversation (docs/product-rules.md#states Chat): sending appends the visitor's message locally, shows a typing
  * indicator, streams the answer in, then replaces the conversation with the server's. Failures of
- * messages and reactions are only logged (spec §8); the server keeps the conversation consistent.
+ * messages and reactions are only logged (docs/product-rules.md#errors); the server keeps the conversation consistent.
  */
 export function ChatWindow({ bot, conversationId, embedded = false }: { bot: ChatBot; conversationId: string; embedded?: boolean }) {
   const { t } = useTranslation();

@@ -9,7 +9,7 @@ import { chatApi, chatFailureKey, UNEXPECTED_CHAT_ERROR } from './chat-api.ts';
 import type { ChatBot } from './chat-types.ts';
 import { emailError, nameError } from './contact-rules.ts';
 
-/** Name and email, then start (spec §2, §5): submit stays disabled until both are valid. */
+/** Name and email, then start (docs/product-rules.md#screens, #validation): submit stays disabled until both are valid. */
 export function ContactForm({ bot }: { bot: ChatBot }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
@@ -36,7 +36,7 @@ export function ContactForm({ bot }: { bot: ChatBot }) {
       resumeTokens.set(bot._id, conversation.token);
       navigate(`/chat/${encodeURIComponent(bot._id)}/${encodeURIComponent(conversation._id)}${search}`);
     } catch (error) {
-      // Spec §8: the server's i18nMessage translated, else 'Ocurrió un error inesperado.'
+      // docs/product-rules.md#errors: the server's i18nMessage translated, else 'Ocurrió un error inesperado.'
       if (isApiError(error)) setServerErrors(error.inputErrors);
       const key = chatFailureKey(error);
       setFailure(i18n.exists(key) ? key : UNEXPECTED_CHAT_ERROR);

@@ -1,4 +1,4 @@
-/** The chat contact form's rules (spec §5), the same the server applies; values are locale keys. */
+/** The chat contact form's rules (docs/product-rules.md#validation), the same the server applies; values are locale keys. */
 export const CONTACT_NAME_MIN = 2;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -100,7 +100,7 @@ function CitationSource({ source }: { source: string }) {
   );
 }
 
-/** The seven reactions of spec §3 as emoji; choosing the current one again clears it. */
+/** The seven reactions of docs/product-rules.md#entities as emoji; choosing the current one again clears it. */
 function ReactionPicker({ value, onChange }: { value: Reaction | null; onChange: (reaction: Reaction | null) => void }) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);

@@ -22,7 +22,7 @@ const IDLE_FALLBACK_MS = 300;
 const GROUP_COLORS: Record<string, string> = { home: 'blue', bot: 'violet', knowledge: 'teal', chat: 'orange', admin: 'red' };
 
 /**
- * Spec §2 / and /home: a getting-started checklist on a fresh install, then the groups as cards the
+ * docs/product-rules.md#screens / and /home: a getting-started checklist on a fresh install, then the groups as cards the
  * user may open, in the order of that path (knowledge, bot, chat, administration).
  */
 export default function GalleryPage() {

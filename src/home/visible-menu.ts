@@ -30,7 +30,7 @@ export const GROUP_GATES: Readonly<Partial<Record<MenuGroup['group'], string>>> 
 type Models = Readonly<Record<string, Pick<ClientEntityModel, 'permissions' | 'route'>>>;
 
 /**
- * The gallery (spec §2): a tile for every entity the user may view — the rule the route and the
+ * The gallery (docs/product-rules.md#screens): a tile for every entity the user may view — the rule the route and the
  * API apply (view, :manage or the "own" variant) — plus the hand-written screens' tiles, each in
  * its group; a group shows only when it keeps a tile and its gate (GROUP_GATES) is held. The
  * gallery, the sidebar and the command palette all read this one list.

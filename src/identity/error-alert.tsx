@@ -2,7 +2,7 @@ import { Alert } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useTranslateMessage } from './use-translate-message.ts';
 
-/** The red alert above an identity form, translated when the message is a key (spec §8). */
+/** The red alert above an identity form, translated when the message is a key (docs/product-rules.md#errors). */
 export function ErrorAlert({ message }: { message: string | null }) {
   const translate = useTranslateMessage();
   if (!message) return null;

@@ -1,7 +1,7 @@
 import type { RegistrationInput } from '../session/identity-api.ts';
 
 /**
- * The enable/disable and validation rules of the identity forms (spec §2, §5), as pure functions
+ * The enable/disable and validation rules of the identity forms (docs/product-rules.md#screens, #validation), as pure functions
  * so each is unit-tested. Messages are locale keys.
  */
 export type FieldErrors = Partial<Record<string, string>>;

@@ -1,7 +1,7 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** Spec §2 /login/google/callback: a placeholder (the popup flow needs no redirect handling). */
+/** docs/product-rules.md#screens /login/google/callback: a placeholder (the popup flow needs no redirect handling). */
 export default function GoogleCallbackPage() {
   const { t } = useTranslation();
   return (

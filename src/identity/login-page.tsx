@@ -20,7 +20,7 @@ const GoogleSignIn = lazy(() => import('./google-sign-in.tsx'));
 // showed its labels as raw keys ("profile.email:") without them (issue 27).
 const ProfileCard = lazy(() => Promise.all([import('./profile-card.tsx'), loadAllTexts()]).then(([module]) => ({ default: module.ProfileCard })));
 
-/** Spec §2 /login: logo, credentials, links, Google, dark-mode switch; the profile card when signed in. */
+/** docs/product-rules.md#screens /login: logo, credentials, links, Google, dark-mode switch; the profile card when signed in. */
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -31,7 +31,7 @@ export default function LoginPage() {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [submitting, setSubmitting] = useState(false);
-  // Spec §4: the error clears only when replaced by a new error.
+  // docs/product-rules.md#states: the error clears only when replaced by a new error.
   const [error, setError] = useState<string | null>(null);
   const target = safeRedirectTarget(params.get('redirect'));
   const usernameInput = useRef<HTMLInputElement>(null);

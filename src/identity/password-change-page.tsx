@@ -9,7 +9,7 @@ import { IdentityCard } from './identity-card.tsx';
 import { SuccessState } from './success-state.tsx';
 import { useTranslateMessage } from './use-translate-message.ts';
 
-/** Spec §2 /password/change: current, new and confirmation, then a success message. */
+/** docs/product-rules.md#screens /password/change: current, new and confirmation, then a success message. */
 export default function PasswordChangePage() {
   const { t } = useTranslation();
   const translate = useTranslateMessage();

@@ -9,7 +9,7 @@ import { avatarUrl } from '../session/avatar-url.ts';
 import { ErrorAlert } from './error-alert.tsx';
 import { toFormFailure } from './server-errors.ts';
 
-/** Spec §2, §5: avatars are png, jpeg or jpg. */
+/** docs/product-rules.md#screens, #validation: avatars are png, jpeg or jpg. */
 export const AVATAR_ACCEPT = 'image/png,image/jpeg,.png,.jpeg,.jpg';
 const AVATAR_TYPES = new Set(['image/png', 'image/jpeg']);
 

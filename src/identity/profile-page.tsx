@@ -1,7 +1,7 @@
 import { Center } from '@mantine/core';
 import { ProfileCard } from './profile-card.tsx';
 
-/** Spec §2 /profile. */
+/** docs/product-rules.md#screens /profile. */
 export default function ProfilePage() {
   return (
     <Center py="xl">

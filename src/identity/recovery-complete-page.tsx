@@ -10,7 +10,7 @@ import { IdentityCard } from './identity-card.tsx';
 import { SuccessState } from './success-state.tsx';
 import { useTranslateMessage } from './use-translate-message.ts';
 
-/** Spec §2 /password/recovery/complete/:code: code read-only, new password + confirmation. */
+/** docs/product-rules.md#screens /password/recovery/complete/:code: code read-only, new password + confirmation. */
 export default function RecoveryCompletePage() {
   const { t } = useTranslation();
   const translate = useTranslateMessage();

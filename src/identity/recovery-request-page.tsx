@@ -10,7 +10,7 @@ import { IdentityCard } from './identity-card.tsx';
 import { SuccessState } from './success-state.tsx';
 import { useTranslateMessage } from './use-translate-message.ts';
 
-/** Spec §2 /password/recovery/request: e-mail entry, then a success info message. */
+/** docs/product-rules.md#screens /password/recovery/request: e-mail entry, then a success info message. */
 export default function RecoveryRequestPage() {
   const { t } = useTranslation();
   const translate = useTranslateMessage();

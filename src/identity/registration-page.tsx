@@ -13,7 +13,7 @@ import { useTranslateMessage } from './use-translate-message.ts';
 
 const EMPTY: RegistrationInput = { username: '', name: '', email: '', phone: '', password: '', confirmPassword: '' };
 
-/** Spec §2 /registration: the form, then a success message with a button to /login. */
+/** docs/product-rules.md#screens /registration: the form, then a success message with a button to /login. */
 export default function RegistrationPage() {
   const { t } = useTranslation();
   const translate = useTranslateMessage();

@@ -1,6 +1,6 @@
 import { isApiError } from '../../runtime/transport/api-error.ts';
 
-/** The identity forms' fields that can carry a server message (spec §8). */
+/** The identity forms' fields that can carry a server message (docs/product-rules.md#errors). */
 export const IDENTITY_FIELDS = ['currentPassword', 'newPassword', 'confirmPassword', 'username', 'name', 'email', 'phone', 'recoveryCode', 'password'] as const;
 
 export interface FormFailure {
@@ -11,7 +11,7 @@ export interface FormFailure {
 }
 
 /**
- * Maps a failed identity call to the alert text and per-field messages (spec §8): the ApiError
+ * Maps a failed identity call to the alert text and per-field messages (docs/product-rules.md#errors): the ApiError
  * message (already chosen by the error catalogue), and inputErrors grouped by field name.
  */
 export function toFormFailure(error: unknown): FormFailure {

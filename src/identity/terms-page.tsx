@@ -1,7 +1,7 @@
 import { Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
-/** Spec §2 /condiciones-servicio: heading only. */
+/** docs/product-rules.md#screens /condiciones-servicio: heading only. */
 export default function TermsPage() {
   const { t } = useTranslation();
   return <Title order={1}>{t('legal.terms')}</Title>;

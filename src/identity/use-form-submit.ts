@@ -4,7 +4,7 @@ import { toFormFailure } from './server-errors.ts';
 
 /**
  * The submit cycle the identity forms share: busy while the call runs, done once it succeeds,
- * and on failure the server's message (the red alert) and its per-field reasons (spec §8). A form
+ * and on failure the server's message (the red alert) and its per-field reasons (docs/product-rules.md#errors). A form
  * clears a field's reason itself as the user edits it (`setFields`).
  */
 export function useFormSubmit() {

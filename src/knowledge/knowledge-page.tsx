@@ -22,7 +22,7 @@ import { useTrainingProgress } from './use-training-progress.ts';
  * A knowledge base's own page (/knowledge/:id): its training state, its sources each with theirs,
  * a "needs retraining" notice when a source changed after the last training, "Add content" (text,
  * files, links in one flow; /knowledge/:id?add&text=... opens it prefilled), training with progress,
- * and the search of spec §2.
+ * and the search of docs/product-rules.md#screens.
  */
 export default function KnowledgePage() {
   const { id = '' } = useParams<{ id: string }>();

@@ -5,7 +5,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ragApi, type RagSearchResult } from './rag-api.ts';
 
-/** Spec §2 /knowledge/:id: a query box (Enter or Search) and the raw results with scores and sources. */
+/** docs/product-rules.md#screens /knowledge/:id: a query box (Enter or Search) and the raw results with scores and sources. */
 export function KnowledgeSearchPanel({ id }: { id: string }) {
   const { t } = useTranslation();
   const [query, setQuery] = useState('');

@@ -32,13 +32,13 @@ export interface RagTrainingResult {
   problems: TrainingProblem[];
 }
 
-/** UI chunking settings (spec §9): 1000 characters, 100 of overlap. */
+/** UI chunking settings (docs/product-rules.md#constants): 1000 characters, 100 of overlap. */
 export const UI_CHUNK_SIZE = 1000;
 export const UI_CHUNK_OVERLAP = 100;
 
 type Caller = { call<R>(call: RestCall): Promise<R> };
 
-/** The Knowledge/RAG calls of spec §7, all with the knowledge timeout (30 min). */
+/** The Knowledge/RAG calls of docs/product-rules.md#calls, all with the knowledge timeout (30 min). */
 export function createRagApi(http: Caller = restApi) {
   const call = <R>(c: Omit<RestCall, 'timeout'>) => http.call<R>({ ...c, timeout: REQUEST_TIMEOUTS.knowledge });
   const at = (id: string) => encodeURIComponent(id);

@@ -14,7 +14,7 @@ export interface RegistrationInput {
   confirmPassword: string;
 }
 
-/** Spec §7 Identity, Users (password), Roles (permissions) and Settings calls. */
+/** docs/product-rules.md#calls Identity, Users (password), Roles (permissions) and Settings calls. */
 export function identityApi(call: Call) {
   return {
     login: (username: string, password: string) => call<{ accessToken: string }>({ method: 'POST', path: '/api/auth/login', json: { username, password } }),
@@ -37,7 +37,7 @@ export function identityApi(call: Call) {
     },
     permissions: () => call<unknown>({ method: 'GET', path: '/api/permissions' }),
     /** The roles the signed-in user may give a user (contract/permissions/role-delegation.ts). */
-    /** Every role with role:view, else the caller's managed roles, with their permissions (spec §7 lookups). */
+    /** Every role with role:view, else the caller's managed roles, with their permissions (docs/product-rules.md#calls lookups). */
     rolesAll: () => call<Array<Record<string, unknown>>>({ method: 'GET', path: '/api/roles/all' }),
     assignableRoles: () => call<Array<{ _id: string; name: string }>>({ method: 'GET', path: '/api/roles/assignable' }),
     settings: () => call<Setting[] | { items: Setting[] }>({ method: 'GET', path: '/api/settings' }),

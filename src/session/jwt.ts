@@ -16,7 +16,7 @@ export function decodeJwtPayload(token: string): TokenClaims | null {
   }
 }
 
-/** Spec §4: a token is valid only if it carries an expiry claim that has not passed yet. */
+/** docs/product-rules.md#states: a token is valid only if it carries an expiry claim that has not passed yet. */
 export function isTokenValid(token: string | null | undefined, nowMs: number = Date.now()): boolean {
   if (!token) return false;
   const exp = decodeJwtPayload(token)?.exp;

@@ -1,7 +1,7 @@
 import type { SessionUser } from './session-types.ts';
 
 /**
- * Spec §6: true only if the signed-in user's role permission list contains the string (exact
+ * docs/product-rules.md#permissions: true only if the signed-in user's role permission list contains the string (exact
  * match); false with no user or role. A route or item without a permission (null) is allowed.
  */
 export function userCan(user: SessionUser | null | undefined, permission: string | null | undefined): boolean {

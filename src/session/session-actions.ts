@@ -9,7 +9,7 @@ import type { SessionUser } from './session-types.ts';
 const MAX_TIMER_MS = 2_147_483_647;
 
 /**
- * Session transitions of spec §4, kept apart from React so they are unit-testable with a fake
+ * Session transitions of docs/product-rules.md#states, kept apart from React so they are unit-testable with a fake
  * API and an in-memory store.
  */
 export function createSessionActions(store: SessionStore, api: IdentityApi, log: Pick<Console, 'error'> = console) {

@@ -1,5 +1,5 @@
 /**
- * The session's public events (spec §2, §4): login-success after a sign-in, login-failed when a
+ * The session's public events (docs/product-rules.md#screens, #states): login-success after a sign-in, login-failed when a
  * Google sign-in fails, logout after sign-out. A Set of listeners is all this needs.
  */
 export type SessionEvent = 'login-success' | 'login-failed' | 'logout';

@@ -1,7 +1,7 @@
 import { isTokenValid } from './jwt.ts';
 import type { SessionState, SessionUser, Setting } from './session-types.ts';
 
-/** localStorage keys of the saved client state (spec §3). */
+/** localStorage keys of the saved client state (docs/product-rules.md#entities). */
 export const STORAGE_KEYS = { auth: 'forja.auth', darkMode: 'forja.darkMode', settings: 'forja.settings' } as const;
 
 export interface SessionStore {

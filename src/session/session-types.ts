@@ -1,6 +1,6 @@
 import type { SettingType } from '../../contract/settings/setting-value-schemas.ts';
 
-/** The current-user lookup (GET /api/auth/me, spec §3 User). */
+/** The current-user lookup (GET /api/auth/me, docs/product-rules.md#entities User). */
 export interface SessionUser {
   id: string;
   _id?: string;
@@ -13,7 +13,7 @@ export interface SessionUser {
   tenant?: { id?: string; _id?: string; name?: string } | null;
 }
 
-/** A setting as the settings API returns it (spec §3 Setting). */
+/** A setting as the settings API returns it (docs/product-rules.md#entities Setting). */
 export interface Setting {
   _id: string;
   id?: string;
@@ -28,10 +28,10 @@ export interface Setting {
   suffix?: string | null;
 }
 
-/** The setting types (spec §3): the contract's, which holds one value schema per type. */
+/** The setting types (docs/product-rules.md#entities): the contract's, which holds one value schema per type. */
 export type { SettingType };
 
-/** Saved client state (spec §3): dark mode, auth store, settings list. */
+/** Saved client state (docs/product-rules.md#entities): dark mode, auth store, settings list. */
 export interface SessionState {
   token: string | null;
   user: SessionUser | null;

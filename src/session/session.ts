@@ -24,7 +24,7 @@ export function useIsAuthenticated(): boolean {
   return sessionStore.isAuthenticated() && token !== null;
 }
 
-/** `can(permission)` for the signed-in user (spec §6). */
+/** `can(permission)` for the signed-in user (docs/product-rules.md#permissions). */
 export function useSessionCan(): (permission: string | null | undefined) => boolean {
   const { user } = useSessionState();
   return useMemo(() => (permission: string | null | undefined) => userCan(user, permission), [user]);

@@ -13,7 +13,7 @@ export interface SettingDialogProps {
   onSave: (setting: Setting, value: unknown) => Promise<void>;
 }
 
-/** One dialog for every setting type (spec §3 Setting types, §5 Settings rules). */
+/** One dialog for every setting type (docs/product-rules.md#entities Setting types, #validation Settings rules). */
 export function SettingDialog({ setting, onClose, onSave }: SettingDialogProps) {
   const { t } = useTranslation();
   return (

@@ -30,7 +30,7 @@ export function fromDraft(type: SettingType, draft: DraftValue): unknown {
   return String(draft);
 }
 
-/** Locale key of each reason the shared rule gives (spec §5 messages). */
+/** Locale key of each reason the shared rule gives (docs/product-rules.md#validation messages). */
 const MESSAGE_OF_REASON: Record<string, string> = {
   [FORMAT_REASON]: 'settings.invalidFormat',
   [NUMBERS_REASON]: 'settings.onlyNumbers',
@@ -49,7 +49,7 @@ export interface SettingDraftError {
 }
 
 /**
- * Spec §5 Settings: the shared rule (contract/settings/validate-setting-value.ts, the one the
+ * docs/product-rules.md#validation Settings: the shared rule (contract/settings/validate-setting-value.ts, the one the
  * server runs on PATCH) applied to exactly what the dialog would send, so the dialog refuses what
  * the server refuses and nothing else. null when the draft is valid.
  */

@@ -16,7 +16,7 @@ import { normaliseGroups, replaceSetting, type SettingGroup } from './setting-va
 
 const QUERY_KEY = ['settings', 'grouped'];
 
-/** Spec §2 /settings: settings grouped by category, an edit dialog per setting. */
+/** docs/product-rules.md#screens /settings: settings grouped by category, an edit dialog per setting. */
 export default function SettingsPage() {
   const { t } = useTranslation();
   const translate = useTranslateMessage();
@@ -37,14 +37,14 @@ export default function SettingsPage() {
     try {
       const updated = await api.updateSetting(setting._id ?? String(setting.id), value);
       const merged = { ...setting, ...(updated && typeof updated === 'object' ? updated : { value }) };
-      // Spec §4: save sends the value, updates the local setting, closes the dialog.
+      // docs/product-rules.md#states: save sends the value, updates the local setting, closes the dialog.
       queryClient.setQueryData<SettingGroup[]>(QUERY_KEY, (current) => (current ? replaceSetting(current, merged) : current));
       sessionStore.setSettings(sessionStore.getState().settings.map((item) => (item._id === merged._id ? merged : item)));
       queryClient.removeQueries({ queryKey: ['public-options'] });
       setEditing(null);
       notifications.show({ message: t('settings.saved'), color: 'green', autoClose: NOTIFICATION_MS });
     } catch (error) {
-      // Spec §8 only logs setting-update failures; the dialog shows them too (nothing fails silently).
+      // docs/product-rules.md#errors only logs setting-update failures; the dialog shows them too (nothing fails silently).
       console.warn(error);
       throw error;
     }

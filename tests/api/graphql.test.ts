@@ -70,7 +70,7 @@ describe('provider contract: REST and GraphQL give identical results', () => {
       };
       await same((p) => p.findById({ id: a._id }));
       await same((p) => p.findByIds({ ids: [a._id, b._id] }));
-      // GraphQL pages also carry page and limit (spec §3 "Paginated list"); items and total must agree.
+      // GraphQL pages also carry page and limit (docs/product-rules.md#entities "Paginated list"); items and total must agree.
       const itemsAndTotal = (page: { items: unknown[]; total: number }) => ({ items: page.items, total: page.total });
       const page = (await same(async (p) => itemsAndTotal(await p.paginate({ page: 1, limit: 50, orderBy: 'createdAt', order: 'desc' })))) as { total: number };
       expect(page.total).toBeGreaterThanOrEqual(2);

@@ -3,7 +3,7 @@
 // registration), take over the admin through recovery (smtp.host) or phish (app.publicUrl).
 // Security-relevant settings now need every permission, and registration / Google sign-up refuse
 // a default role holding user, role, setting or tenant permissions. Settings are not available
-// over GraphQL (spec §1), so the attacks are REST only; the roles they rely on are checked over
+// over GraphQL (docs/product-rules.md#product), so the attacks are REST only; the roles they rely on are checked over
 // GraphQL too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';

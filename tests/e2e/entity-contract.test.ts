@@ -369,7 +369,7 @@ describe('the permission rule in the console', () => {
     const dialog = dialogOf(page);
     await dialog.getByTestId('role-readonly-warning').getByText(t('role.readonlyUnlockHint')).waitFor();
     expect(await dialog.getByTestId('role-name').isEditable()).toBe(false);
-    // Spec §3: a read-only role offers no submit; unlocking is the warning's own button.
+    // docs/product-rules.md#entities: a read-only role offers no submit; unlocking is the warning's own button.
     expect(await dialog.getByRole('button', { name: t('crud.submit') }).count()).toBe(0);
     const { body } = await captureBody(page, 'PUT', '/api/roles', () => dialog.getByTestId('role-unlock').click());
     expect(body).toMatchObject({ name: 'E2E Lockable', readonly: false });

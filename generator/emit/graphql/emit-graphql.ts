@@ -2,7 +2,7 @@ import { fieldType } from '../../../contract/field-types/field-types.ts';
 import type { EntityModel, EntityModelMap, FieldModel } from '../../../contract/model/entity-model.ts';
 import { constModule, GENERATED_HEADER, type EmittedFiles } from '../emitted-files.ts';
 
-// The GraphQL face of the generic entities (spec §1, §7): per entity a type, an input, the queries
+// The GraphQL face of the generic entities (docs/product-rules.md#product, #calls): per entity a type, an input, the queries
 // paginate/find/findOne/findById/findByIds/search/export and the mutations create/update/delete.
 // The server binds generic resolvers to the operation names listed here; the client sends the
 // documents emitted beside them. Names are data, so neither side re-derives the convention.

@@ -9,7 +9,7 @@ import type { EntityFormContext } from '../entity-form-context.ts';
 
 const NestedObjectTemplate = MantineTemplates.ObjectFieldTemplate!;
 
-/** Spec §9: form side menu max height. */
+/** docs/product-rules.md#constants: form side menu max height. */
 const MENU_MAX_HEIGHT = 300;
 
 /**

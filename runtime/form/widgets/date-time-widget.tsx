@@ -4,7 +4,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import dayjs from 'dayjs';
 import { widgetInputProps } from './widget-input-props.ts';
 
-/** Spec §9: the picker offers 100 years back and 52 ahead unless the field sets min / max. */
+/** docs/product-rules.md#constants: the picker offers 100 years back and 52 ahead unless the field sets min / max. */
 export const YEARS_BEFORE = 100;
 export const YEARS_AFTER = 52;
 

@@ -3,7 +3,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import { widgetInputProps } from './widget-input-props.ts';
 
-/** Password with a show/hide toggle (spec §3). */
+/** Password with a show/hide toggle (docs/product-rules.md#entities). */
 export function PasswordWidget(props: WidgetProps) {
   const { t } = useTranslation();
   return (

@@ -2,7 +2,7 @@ import { Textarea } from '@mantine/core';
 import type { WidgetProps } from '@rjsf/utils';
 import { widgetInputProps } from './widget-input-props.ts';
 
-/** Spec §3: longString, 5 rows unless the field says otherwise. */
+/** docs/product-rules.md#entities: longString, 5 rows unless the field says otherwise. */
 export const DEFAULT_TEXTAREA_ROWS = 5;
 
 export function TextareaWidget(props: WidgetProps) {

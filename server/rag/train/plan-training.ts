@@ -5,7 +5,7 @@ import { RagError } from '../rag-error.ts';
 import type { SourcedChunk } from '../rag-types.ts';
 import type { TrainingProblem } from '../../../contract/rag/training-problem.ts';
 
-/** The parts of a stored file record (spec §3 "Uploaded file") the planner passes on. */
+/** The parts of a stored file record (docs/product-rules.md#entities "Uploaded file") the planner passes on. */
 export interface StoredFileRef {
   filename?: string;
   filepath: string;

@@ -44,7 +44,7 @@ export const MAX_URL_LENGTH = 2048;
 /** The source name's limit (manifests/knowledgeSource.json). */
 export const MAX_NAME_LENGTH = 200;
 
-/** Chunk settings of the flow (spec §9 UI chunking: 1000 and 100), folded away in the dialog. */
+/** Chunk settings of the flow (docs/product-rules.md#constants UI chunking: 1000 and 100), folded away in the dialog. */
 export interface ChunkSettings {
   chunkSize: number;
   chunkOverlap: number;

@@ -7,7 +7,7 @@ export function openInNewTab(path: string): void {
   window.open(path, '_blank', 'noopener');
 }
 
-/** Bot rows: QR (spec §2 /chat/qr/:botId), chat (/chat/:botId) and the bot's analytics. */
+/** Bot rows: QR (docs/product-rules.md#screens /chat/qr/:botId), chat (/chat/:botId) and the bot's analytics. */
 export const botOverrides: EntityOverrides = {
   // Lazy like every override form: the registry is in the entry chunk (src/app/overrides.ts).
   form: lazyWithPreload(() => import('./bot-form.tsx').then((module) => module.BotForm)),

@@ -31,7 +31,7 @@ export interface TranscriptTrace {
 export const TRANSCRIPT_TRACE_LIMIT = 1000;
 
 /**
- * A conversation read as what happened (spec §3 Conversation is view-only in the console): the
+ * A conversation read as what happened (docs/product-rules.md#entities Conversation is view-only in the console): the
  * visitor's and the bot's messages as bubbles with their time and reaction, and under each answer
  * the fragments it was given, its status and a link to its trace; the contact links to its record.
  * Fetches the conversation (names of contact and bot) and its traces when the role may read them.

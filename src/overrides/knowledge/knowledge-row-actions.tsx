@@ -18,7 +18,7 @@ const IDLE_STATUS: RagTrainingStatus = { state: 'idle', phase: null, done: 0, to
 /**
  * A row action that runs a long knowledge operation: a spinner (or a progress ring fed by
  * `poll`) while it runs, then either back to its icon or, on failure, a red alert icon whose
- * tooltip holds the message (spec §8); clicking the alert tries again.
+ * tooltip holds the message (docs/product-rules.md#errors); clicking the alert tries again.
  */
 function LongRowAction(props: RowActionComponentProps & {
   run: (id: string) => Promise<unknown>;
@@ -152,7 +152,7 @@ export function ContentKnowledgeAction({ row, label, icon: Icon }: RowActionComp
   );
 }
 
-/** Opens the knowledge base's page (/knowledge/:id), whose search box is spec §2's search page. */
+/** Opens the knowledge base's page (/knowledge/:id), whose search box is docs/product-rules.md#screens's search page. */
 export function SearchKnowledgeAction({ row, label, icon: Icon }: RowActionComponentProps) {
   const navigate = useNavigate();
   return (

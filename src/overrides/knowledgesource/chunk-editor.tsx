@@ -13,7 +13,7 @@ export interface ChunkEditorProps {
 }
 
 /**
- * Spec §4: chunks can be added, deleted or filtered by content; selecting one edits its category,
+ * docs/product-rules.md#states: chunks can be added, deleted or filtered by content; selecting one edits its category,
  * tags and content. A list on the left (with the chunk's number, preview and error mark), the
  * selected chunk's editor on the right.
  */

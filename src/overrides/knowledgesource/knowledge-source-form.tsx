@@ -16,7 +16,7 @@ type Busy = 'parse' | 'improve' | 'chunk' | null;
 const REQUIRED = 'validation.required';
 
 /**
- * Knowledge source form (spec §4): the generic EntityForm for name, type, file (type file only)
+ * Knowledge source form (docs/product-rules.md#states): the generic EntityForm for name, type, file (type file only)
  * and link (type link only), then tabs Source Text, Edited Text and Chunks with the actions Parse
  * from source, Copy, Improve text with AI and Recursive chunk. Type chunk forces the Chunks tab and
  * hides the other two (their values are dropped, as EntityForm drops hidden fields).

@@ -6,7 +6,7 @@ export interface PermissionGroup {
 
 export const GENERAL_GROUP = 'general';
 
-/** Spec §3 Role: permissions grouped by the prefix before the colon; 'general' for the rest (last). */
+/** docs/product-rules.md#entities Role: permissions grouped by the prefix before the colon; 'general' for the rest (last). */
 export function groupPermissions(permissions: readonly string[]): PermissionGroup[] {
   const groups = new Map<string, string[]>();
   for (const permission of [...new Set(permissions)]) {

@@ -18,7 +18,7 @@ const ids = (value: unknown): string[] =>
   Array.isArray(value) ? value.map((item) => (typeof item === 'string' ? item : refId(item as Record<string, unknown>))).filter((id): id is string => Boolean(id)) : [];
 
 /**
- * Spec §3 Role editor: name, child roles as blue chips, permissions grouped by prefix (only with
+ * docs/product-rules.md#entities Role editor: name, child roles as blue chips, permissions grouped by prefix (only with
  * role:permissions), read-only roles show a warning and every input disabled (no submit: canSubmit);
  * one that may be unlocked offers that as its only change, a button in the warning.
  */

@@ -4,7 +4,7 @@ import { mayChangeRoleRow, maySubmitRole } from './role-rules.ts';
 
 export const roleOverrides: EntityOverrides = {
   form: lazyWithPreload(() => import('./role-form.tsx').then((module) => module.RoleForm)),
-  // Read-only roles show a warning and offer no submit (spec §3); their only change is unlocking
+  // Read-only roles show a warning and offer no submit (docs/product-rules.md#entities); their only change is unlocking
   // (the form's own button), which the seeded Admin never allows; a role above the user's cannot
   // be changed at all (the server's rule).
   canSubmit: maySubmitRole,

@@ -26,7 +26,7 @@ export function mayChangeRoleRow(record: Record<string, unknown>, deleting: bool
 
 /**
  * Whether the dialog offers Guardar for this role: a role the user may change that is not
- * read-only (spec §3: read-only roles offer no submit; unlocking has its own button in the form).
+ * read-only (docs/product-rules.md#entities: read-only roles offer no submit; unlocking has its own button in the form).
  */
 export function maySubmitRole(record: Record<string, unknown>): boolean {
   return record.readonly !== true && mayChangeRoleRow(record, false);

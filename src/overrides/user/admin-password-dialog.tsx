@@ -9,7 +9,7 @@ import { ErrorAlert } from '../../identity/error-alert.tsx';
 import { useTranslateMessage } from '../../identity/use-translate-message.ts';
 import { passwordDialog, usePasswordTarget, type PasswordTarget } from './password-dialog-store.ts';
 
-/** Spec §4 Password dialog (admin): entering, then changed with a success message and only Close. */
+/** docs/product-rules.md#states Password dialog (admin): entering, then changed with a success message and only Close. */
 export function AdminPasswordDialog() {
   const { t } = useTranslation();
   const target = usePasswordTarget();

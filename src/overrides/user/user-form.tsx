@@ -22,7 +22,7 @@ export function withoutSchemaFields(schemas: EntityFormProps['schemas'], names: 
 }
 
 /**
- * Spec §2/§3 User form: the generated form with the password on create only (a password is changed
+ * docs/product-rules.md#screens/#entities User form: the generated form with the password on create only (a password is changed
  * through the row action, never by editing the user).
  */
 export function UserForm(props: EntityFormProps) {

@@ -8,7 +8,7 @@ import { AdminPasswordDialog } from './admin-password-dialog.tsx';
 import { setUserRowContext } from './user-row-rules.ts';
 
 /**
- * Spec §2 User page: the generic page plus the per-row change-password dialog. The list waits for
+ * docs/product-rules.md#screens User page: the generic page plus the per-row change-password dialog. The list waits for
  * the roles the user may read and assign, so its rows offer only what the server allows
  * (user-row-rules.ts); if those lookups fail, the rows offer everything and the server decides.
  */

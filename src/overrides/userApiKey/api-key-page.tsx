@@ -4,7 +4,7 @@ import { RuntimeProvider, requireProvider, useRuntime, type AnyEntityProvider } 
 import type { CrudPageProps } from '../../../runtime/overrides/override-registry.ts';
 import { ApiKeySecretDialog } from './api-key-secret-dialog.tsx';
 
-/** The create response carries the secret once (spec §3 UserApiKey). */
+/** The create response carries the secret once (docs/product-rules.md#entities UserApiKey). */
 export function secretOf(created: unknown): string | null {
   if (!created || typeof created !== 'object') return null;
   const secret = (created as Record<string, unknown>).secret;
@@ -12,7 +12,7 @@ export function secretOf(created: unknown): string | null {
 }
 
 /**
- * Spec §4 "After creating an API key": the generic page, with its provider's create wrapped so the
+ * docs/product-rules.md#states "After creating an API key": the generic page, with its provider's create wrapped so the
  * one-time secret from the response opens a persistent dialog.
  */
 export function ApiKeyPage({ model }: CrudPageProps) {

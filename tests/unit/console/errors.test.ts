@@ -9,7 +9,7 @@ import en from '../../../locales/en.json';
 
 const lookup = (tree: unknown, key: string) => key.split('.').reduce<unknown>((node, part) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined), tree);
 
-describe('error catalogue (spec §8)', () => {
+describe('error catalogue (docs/product-rules.md#errors)', () => {
   it('login failure shows the i18nMessage, translated', () => {
     const error = toApiError({ kind: 'http', status: 401, body: { message: 'Invalid credentials', i18nMessage: 'error.invalidCredentials' } });
     expect(toFormFailure(error).message).toBe('error.invalidCredentials');

@@ -9,7 +9,7 @@ import {
   registrationErrors,
 } from '../../../src/identity/form-rules.ts';
 
-describe('identity form rules (spec §5)', () => {
+describe('identity form rules (docs/product-rules.md#validation)', () => {
   it('sign-in needs both fields non-blank after trimming', () => {
     expect(canSubmitLogin('', '')).toBe(false);
     expect(canSubmitLogin('admin', '   ')).toBe(false);

@@ -6,7 +6,7 @@ import { entities } from '../../../src/generated/entities.ts';
 const signedIn = (permissions: string[]) => ({ authenticated: true, userLoaded: true, can: (p: string) => permissions.includes(p) });
 const signedOut = { authenticated: false, userLoaded: false, can: () => false };
 
-describe('route guard (spec §2)', () => {
+describe('route guard (docs/product-rules.md#screens)', () => {
   const at = (pathname: string, search = '', hash = '') => ({ pathname, search, hash });
   it('lets public routes through for anyone', () => {
     expect(guardDecision({ auth: false, permissions: null }, signedOut, at('/login'))).toEqual({ kind: 'allow' });

@@ -10,7 +10,7 @@ import { secretOf } from '../../../src/overrides/userApiKey/api-key-page.tsx';
 
 const can = (list: string[]) => (permission: string) => list.includes(permission);
 
-describe('gallery menu (spec §2)', () => {
+describe('gallery menu (docs/product-rules.md#screens)', () => {
   const paths = (groups: ReturnType<typeof visibleMenu>) => groups.flatMap((group) => group.tiles.map((tile) => tile.path));
 
   it('shows a tile for every entity the user may view (view, manage or own), hides empty groups', () => {

@@ -26,7 +26,7 @@ afterEach(() => {
 });
 void stop;
 
-describe('JWT expiry (spec §4)', () => {
+describe('JWT expiry (docs/product-rules.md#states)', () => {
   it('is valid only with an exp claim in the future', () => {
     expect(isTokenValid(fakeToken({ exp: inOneHour() }))).toBe(true);
     expect(isTokenValid(fakeToken({ exp: Math.floor(Date.now() / 1000) - 1 }))).toBe(false);
@@ -125,7 +125,7 @@ describe('session actions', () => {
   });
 });
 
-describe('can(permission) (spec §6)', () => {
+describe('can(permission) (docs/product-rules.md#permissions)', () => {
   it('is an exact match on the role permissions, false without a user or role', () => {
     expect(userCan(admin, 'bot:manage')).toBe(true);
     expect(userCan(admin, 'bot:man')).toBe(false);

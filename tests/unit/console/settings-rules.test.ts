@@ -5,7 +5,7 @@ import es from '../../../locales/es.json';
 
 const setting = (extra: Partial<Setting>): Setting => ({ _id: '1', key: 'k', type: 'string', value: '', ...extra });
 
-describe('setting validation (spec §5)', () => {
+describe('setting validation (docs/product-rules.md#validation)', () => {
   it('string: the regex must match ("Formato Invalido.")', () => {
     const url = setting({ regex: '^(https?://[^\\s/]+)?$' });
     expect(validateSetting(url, 'https://forja.example')).toBeNull();

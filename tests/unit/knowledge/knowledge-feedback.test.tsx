@@ -37,7 +37,7 @@ function renderList() {
 
 const rowOf = (name: string) => screen.getByText(name).closest('tr') as HTMLElement;
 
-describe('knowledge list: each base shows its training state (spec §8)', () => {
+describe('knowledge list: each base shows its training state (docs/product-rules.md#errors)', () => {
   it('not trained, trained at <time> with N fragments, N problems with their reasons, failed', { timeout: 30_000 }, async () => {
     renderList();
     await screen.findByText('Nueva', {}, { timeout: 20_000 });

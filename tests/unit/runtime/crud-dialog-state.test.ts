@@ -37,7 +37,7 @@ function harness(state: CrudDialogState, provider: Record<string, ReturnType<typ
 
 const open = (operation: 'view' | 'create' | 'edit' | 'delete') => crudDialogReducer(initialCrudDialogState, { type: 'open', operation, row, model });
 
-describe('CRUD dialog state (spec §4)', () => {
+describe('CRUD dialog state (docs/product-rules.md#states)', () => {
   it('create opens blank; view/edit/delete open a copy with dates as Date, refs as ids, array refs as id lists', () => {
     expect(open('create').record).toEqual({});
     const edit = open('edit');

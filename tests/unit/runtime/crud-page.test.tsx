@@ -38,7 +38,7 @@ function setup(can: (permission: string | null | undefined) => boolean = () => t
 
 const lastQuery = (provider: ReturnType<typeof setup>) => provider.paginate.mock.calls.at(-1)?.[0] as Record<string, unknown>;
 
-describe('CrudPage list (spec §2, §4 Table)', () => {
+describe('CrudPage list (docs/product-rules.md#screens, #states Table)', () => {
   it('loads page 1 with 10 rows and renders typed cells', async () => {
     const provider = setup();
     expect(await screen.findByText('Row 1.0')).toBeInTheDocument();

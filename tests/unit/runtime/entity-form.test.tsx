@@ -15,7 +15,7 @@ function field(name: string, type: FieldModel['type'], extra: Partial<FieldModel
   return { ...base, name, type, label: `field.test.${name}`, hint: null, ref: null, values: null, valueLabels: null, objectFields: null, ...extra };
 }
 
-/** A model + schemas exercising every field type of spec §3. */
+/** A model + schemas exercising every field type of docs/product-rules.md#entities. */
 const model: ClientEntityModel = {
   ...entities.bottracestatus,
   name: 'widgetTest',
@@ -90,7 +90,7 @@ function renderForm(initialData: Record<string, unknown> = {}, extra: { operatio
   return { handle, onChange, last: () => onChange.mock.calls.at(-1)?.[0] as Record<string, unknown> };
 }
 
-describe('EntityForm widgets (spec §3)', () => {
+describe('EntityForm widgets (docs/product-rules.md#entities)', () => {
   it('renders translated labels and every field type', () => {
     renderForm();
     expect(screen.getByRole('textbox', { name: /field.test.title/ })).toBeInTheDocument();

@@ -33,7 +33,7 @@ describe('GraphqlTransport', () => {
     expect(JSON.parse(calls[0].init.body).variables).toEqual({ id: 'b1', data: { name: 'N' } });
   });
 
-  it('maps errors with REST extensions to the same ApiError as REST (spec §8)', async () => {
+  it('maps errors with REST extensions to the same ApiError as REST (docs/product-rules.md#errors)', async () => {
     const { transport } = transportAnswering({
       data: null,
       errors: [{ message: 'Validation failed', extensions: { status: 400, message: 'Validation failed', inputErrors: [{ field: 'name', reason: 'validation.required' }] } }],

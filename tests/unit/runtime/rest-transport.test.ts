@@ -31,7 +31,7 @@ function setup(respond?: (seen: Seen) => Response, token: string | null = 'T0K')
   return { ...server, transport, bottrace };
 }
 
-describe('RestTransport (spec §7)', () => {
+describe('RestTransport (docs/product-rules.md#calls)', () => {
   it('paginates with page, limit, orderBy, order, search and serialised filters, with the bearer header', async () => {
     const { calls, bottrace } = setup();
     await bottrace.paginate({ page: 2, limit: 10, orderBy: 'createdAt', order: 'desc', search: 'hi', filters: [{ field: 'status', operator: 'eq', value: 's1' }, { field: 'reaction', operator: 'eq', value: '' }] });
@@ -107,7 +107,7 @@ describe('RestTransport (spec §7)', () => {
     expect(calls[0].url.pathname).toBe('/api/file/files');
   });
 
-  it('turns HTTP failures into ApiError per spec §8', async () => {
+  it('turns HTTP failures into ApiError per docs/product-rules.md#errors', async () => {
     const { bottrace } = setup(() => Response.json({ message: 'Validation failed', inputErrors: [{ field: 'status', reason: 'validation.required' }] }, { status: 400 }));
     const error = await bottrace.create({ data: {} }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serializeFilters } from '../../../runtime/transport/serialize-filters.ts';
 
-describe('serializeFilters (spec §7)', () => {
+describe('serializeFilters (docs/product-rules.md#calls)', () => {
   it('joins field;operator;value with |', () => {
     expect(serializeFilters([
       { field: 'status', operator: 'eq', value: 'abc' },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PAGE_SIZE, PAGE_SIZE_OPTIONS, activeFilters, effectiveSort, initialTableState, nextSort, tableReducer } from '../../../runtime/table/table-state.ts';
 
-describe('table state (spec §4 Table)', () => {
+describe('table state (docs/product-rules.md#states Table)', () => {
   it('defaults to page 1, size 10, options 5/10/20/50', () => {
     expect(initialTableState()).toMatchObject({ page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: null });
     expect(DEFAULT_PAGE_SIZE).toBe(10);

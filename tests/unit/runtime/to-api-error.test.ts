@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { groupInputErrors, toApiError } from '../../../runtime/transport/to-api-error.ts';
 import { ApiError } from '../../../runtime/transport/api-error.ts';
 
-describe('toApiError (spec §8)', () => {
+describe('toApiError (docs/product-rules.md#errors)', () => {
   it('4xx with input errors is error.validation with reasons grouped by field', () => {
     const error = toApiError({
       kind: 'http',

@@ -133,7 +133,7 @@ describe('console and server agree on setting values', () => {
     expect(describeSettingError(shape('number', { key: 'llm.timeoutMs' }), '-5')).toEqual({ key: 'validation.min', params: { min: 1 } });
   });
 
-  it('keeps the spec §5 messages', () => {
+  it('keeps docs/product-rules.md#validation messages', () => {
     const messages = (es as { settings: Record<string, string> }).settings;
     expect(messages.invalidFormat).toBe('Formato Invalido.');
     expect(messages.onlyNumbers).toBe('Formato Invalido. Solo se esperan números.');
