@@ -101,6 +101,9 @@ async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: 
     connection: 'keep-alive',
     'x-accel-buffering': 'no',
   });
+  // Headers out now: the first delta may be held back a while (hold-until-answer.ts), and the
+  // visitor's browser and any proxy should see the stream open at once.
+  raw.flushHeaders();
   const send = (event: string, data: unknown) => {
     if (!raw.writableEnded && !raw.destroyed) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };

@@ -78,10 +78,12 @@ describe('closing the server with requests in flight', () => {
     fake = await startFakeOpenAiServer();
     let upstreamOpen: () => void = () => {};
     const upstream = new Promise<void>((resolve) => (upstreamOpen = resolve));
-    // One delta, then the model goes silent (the connection stays open).
+    // One delta, then the model goes silent (the connection stays open). The delta is long enough
+    // not to be held back as a possible "no information" reply (hold-until-answer.ts).
+    const first = 'Un momento, estoy buscando en la documentación de la tienda los plazos de entrega y las condiciones de devolución que se aplican a tu pedido.';
     fake.handle((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
-      response.write(`data: ${JSON.stringify(chunk('Un momento'))}\n\n`);
+      response.write(`data: ${JSON.stringify(chunk(first))}\n\n`);
       upstreamOpen();
     });
     server = await startTestServer({ env: fakeLlmEnvironment(fake) });
@@ -95,12 +97,24 @@ describe('closing the server with requests in flight', () => {
       body: JSON.stringify({ message: '¿Hay alguien?' }),
     });
     expect(stream.status).toBe(200);
-    const body = stream.text();
+    // The stream opens at once (headers flushed); close the server once the first delta is out.
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = '';
+    const readUntil = async (done: (soFar: string) => boolean) => {
+      while (!done(text)) {
+        const chunk = await reader.read();
+        if (chunk.done) return;
+        text += decoder.decode(chunk.value, { stream: true });
+      }
+    };
     await upstream;
+    await readUntil((soFar) => soFar.includes('event: delta'));
 
     await server.app.close();
-    const events = parseSse(await body);
-    expect(events[0]).toEqual({ event: 'delta', data: { text: 'Un momento' } });
+    await readUntil(() => false);
+    const events = parseSse(text);
+    expect(events[0]).toEqual({ event: 'delta', data: { text: first } });
     expect(events.at(-1)?.event).toBe('error');
     expect(server.forja.shutdown.cut).toEqual({ requests: [], connections: 0 });
     await server.close();
