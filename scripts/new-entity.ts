@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { addLocaleKeys } from './add-locale-keys.ts';
+import { newEntityManifest } from '../contract/model/new-entity-manifest.ts';
 
 const args = process.argv.slice(2);
 const rootAt = args.indexOf('--root');
@@ -21,25 +22,8 @@ const taken = readdirSync(path.join(root, 'manifests')).find((entry) => entry.to
 if (taken || existsSync(file)) fail(`manifests/${taken ?? `${name}.json`} already exists: pick another name or edit that manifest`);
 
 const words = name.replace(/([A-Z])/g, ' $1').toLowerCase();
-const kebab = words.replace(/ /g, '-');
 const title = words.charAt(0).toUpperCase() + words.slice(1);
-const manifest = {
-  $schema: './manifest.schema.json',
-  name,
-  typeName: name.charAt(0).toUpperCase() + name.slice(1),
-  label: `entity.${name}.label`,
-  labelPlural: `entity.${name}.plural`,
-  dbTable: `${words.replace(/ /g, '_')}s`,
-  api: { basePath: `/api/${kebab}s` },
-  route: { path: `/crud/${kebab}` },
-  menu: { group: 'admin', icon: 'file-text', order: 50 },
-  fields: [
-    {
-      name: 'name', type: 'string', label: `field.${name}.name`,
-      validation: { required: true, maxLength: 200 }, searchable: true, sortable: true,
-    },
-  ],
-};
+const manifest = newEntityManifest(name, { group: 'admin', icon: 'file-text' });
 // The generator refuses a base path, table or route another entity already uses; say so now.
 for (const entry of readdirSync(path.join(root, 'manifests')).filter((f) => f.endsWith('.json') && f !== 'manifest.schema.json' && f !== 'enums.json')) {
   const other = JSON.parse(readFileSync(path.join(root, 'manifests', entry), 'utf8')) as { dbTable?: string; api?: { basePath?: string } };

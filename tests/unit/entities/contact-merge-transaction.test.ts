@@ -1,39 +1,27 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import Fastify from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { registerContactMergeRoute } from '../../../server/chat/contact-merge-routes.ts';
 import type { Database } from '../../../server/db/database.ts';
-import { migrateEntities } from '../../../server/db/migrate-entities.ts';
-import { openSqliteDatabase } from '../../../server/db/sqlite-database.ts';
-import { createEntityAjv } from '../../../server/entities/ajv-instance.ts';
-import { buildEntityRuntimes } from '../../../server/entities/entity-runtime.ts';
-import { EntityService } from '../../../server/entities/entity-service.ts';
+import type { EntityService } from '../../../server/entities/entity-service.ts';
 import { system } from '../../../server/entities/system-context.ts';
 import { entities } from '../../../server/generated/entities.ts';
-import { schemas } from '../../../server/generated/schemas.ts';
 import { HttpError } from '../../../server/http/http-error.ts';
+import { openEntityTestDatabase, type EntityTestDatabase } from './entity-test-database.ts';
 
 /**
  * The contact merge's writes (target memory, conversations moved, source deleted) are one
  * transaction: a failure at the last step leaves both contacts and every conversation as they were.
  */
-let dir: string;
+let engine: EntityTestDatabase;
 let database: Database;
 let service: EntityService;
 
 beforeEach(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-merge-'));
-  database = openSqliteDatabase(path.join(dir, 'forja.db'));
-  await migrateEntities(database, Object.values(entities), { info() {}, warn() {} });
-  service = new EntityService(database, buildEntityRuntimes(entities, schemas, createEntityAjv()));
+  engine = await openEntityTestDatabase('forja-merge-');
+  ({ database, service } = engine);
 });
 
-afterEach(async () => {
-  await database.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => engine.close());
 
 it('a merge whose last step fails changes nothing', async () => {
   const ctx = system();

@@ -1,50 +1,34 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../../server/db/database.ts';
-import { migrateEntities } from '../../../server/db/migrate-entities.ts';
-import { openSqliteDatabase } from '../../../server/db/sqlite-database.ts';
-import { createEntityAjv } from '../../../server/entities/ajv-instance.ts';
 import type { EntityExporter } from '../../../server/entities/entity-exporter.ts';
 import type { EntityImporter } from '../../../server/entities/entity-importer.ts';
-import { buildEntityRuntimes } from '../../../server/entities/entity-runtime.ts';
-import { EntityService } from '../../../server/entities/entity-service.ts';
+import type { EntityService } from '../../../server/entities/entity-service.ts';
 import { entityOperations, type EntityOperations } from '../../../server/entities/operations/entity-operations.ts';
 import { system } from '../../../server/entities/system-context.ts';
 import { entities } from '../../../server/generated/entities.ts';
-import { schemas } from '../../../server/generated/schemas.ts';
 import { HttpError } from '../../../server/http/http-error.ts';
 import type { RequestContext } from '../../../server/http/request-context.ts';
 import { permissionAuthorizer } from '../../../server/identity/permission-authorizer.ts';
+import { openEntityTestDatabase, type EntityTestDatabase } from './entity-test-database.ts';
 
 /**
  * The entity operations run directly on a SQLite database in a temporary file: no HTTP server, no
  * transport. What every transport inherits is tested here once (access, input hygiene, list
  * defaults, hooks, transactions); the HTTP tests keep the transports' own contract.
  */
-const quiet = { info() {}, warn() {} };
 const caller = (permissions: string[], userId: string | null = 'u1'): { context: RequestContext } => ({ context: { userId, tenantId: null, permissions } });
 const unused = {} as EntityExporter & EntityImporter;
 
-let dir: string;
-let database: Database;
+let engine: EntityTestDatabase;
 let service: EntityService;
 let bots: EntityOperations;
 
 beforeEach(async () => {
-  // A file of its own per test (the Database opens more than one connection, so not ':memory:').
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-operations-'));
-  database = openSqliteDatabase(path.join(dir, 'forja.db'));
-  await migrateEntities(database, Object.values(entities), quiet);
-  service = new EntityService(database, buildEntityRuntimes(entities, schemas, createEntityAjv()));
+  engine = await openEntityTestDatabase('forja-operations-');
+  service = engine.service;
   bots = entityOperations(entities.bot, { service, exporter: unused, importer: unused, authorizer: permissionAuthorizer });
 });
 
-afterEach(async () => {
-  await database.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => engine.close());
 
 async function failure(work: Promise<unknown>): Promise<HttpError> {
   const error = await work.then(() => null, (e: unknown) => e);
