@@ -112,7 +112,7 @@ describe('knowledge in Chromium', () => {
     await app.screenshot(page, 'knowledge-search');
 
     await page.getByTestId('knowledge-search-query').fill('horario de atencion');
-    await page.getByRole('button', { name: 'Buscar' }).click();
+    await page.getByRole('button', { name: 'Buscar', exact: true }).click();
     await expect.poll(async () => (await results.first().innerText()).includes('Horario de atención')).toBe(true);
     await page.close();
   });

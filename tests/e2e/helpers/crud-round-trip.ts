@@ -7,7 +7,8 @@ export async function crudRoundTrip(app: AppUnderTest, page: Page & { errors: st
   // Signed-out visitors are sent to /login?redirect=/ by the route guard: wait for either screen.
   await page.locator('[data-testid="gallery"], [data-testid="login-username"]').first().waitFor();
   if (new URL(page.url()).pathname === '/login') await app.signIn(page);
-  await page.getByRole('link', { name: 'Estados de traza' }).click();
+  // The gallery's tile (the sidebar has a link of the same name).
+  await page.getByTestId('menu-item-bottracestatus').click();
   await page.getByRole('heading', { name: 'Estados de traza' }).waitFor();
 
   await page.getByRole('button', { name: 'Crear' }).click();
