@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { pageSettled } from './page-settled.ts';
 import type { AppUnderTest } from './app-under-test.ts';
 
 /** Signs in, then creates, edits and deletes a bot trace status through the generic CRUD page. */
@@ -7,8 +8,11 @@ export async function crudRoundTrip(app: AppUnderTest, page: Page & { errors: st
   // Signed-out visitors are sent to /login?redirect=/ by the route guard: wait for either screen.
   await page.locator('[data-testid="gallery"], [data-testid="login-username"]').first().waitFor();
   if (new URL(page.url()).pathname === '/login') await app.signIn(page);
-  // The gallery's tile (the sidebar has a link of the same name).
+  // The gallery's tile (the sidebar has a link of the same name), once the home page is still:
+  // the getting-started card appears above the tiles when its counts answer, moving them.
+  await pageSettled(page);
   await page.getByTestId('menu-item-bottracestatus').click();
+  await page.waitForURL(/\/crud\/bottracestatus/);
   await page.getByRole('heading', { name: 'Estados de traza' }).waitFor();
 
   await page.getByRole('button', { name: 'Crear' }).click();
