@@ -1,11 +1,9 @@
-import { Anchor, Button, Group, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { IconBookUpload } from '@tabler/icons-react';
+import { Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import type { NegativeAnswer } from '../../../contract/analytics/negative-answer.ts';
 import type { Reaction } from '../../generated/types.ts';
 import { REACTION_EMOJI } from '../reactions.ts';
-import { addToKnowledgeHref } from './unanswered-questions.tsx';
+import { QuestionActions } from './question-actions.tsx';
 
 /**
  * Answers visitors rated Incorrecto, Poco útil or Confuso, latest first (issue 28 item 6): the
@@ -53,20 +51,7 @@ export function NegativeAnswers({ answers, canAddKnowledge, canViewConversations
                     <time dateTime={item.ratedAt}>{when.format(new Date(item.ratedAt))}</time>
                   </Table.Td>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      {item.bot.knowledge && canAddKnowledge ? (
-                        <Button component={Link} to={addToKnowledgeHref(item.bot.knowledge, item.question)} size="compact-sm" variant="light" leftSection={<IconBookUpload size={14} />} data-testid="add-to-knowledge">
-                          {t('analytics.addToKnowledge')}
-                        </Button>
-                      ) : (
-                        <Text size="xs">{t(item.bot.knowledge ? 'analytics.noKnowledgePermission' : 'analytics.botWithoutKnowledge')}</Text>
-                      )}
-                      {item.conversation && canViewConversations && (
-                        <Anchor component={Link} size="sm" to={`/crud/conversation?view=${encodeURIComponent(item.conversation)}`}>
-                          {t('analytics.openConversation')}
-                        </Anchor>
-                      )}
-                    </Group>
+                    <QuestionActions question={item.question} knowledge={item.bot.knowledge} conversation={item.conversation} canAddKnowledge={canAddKnowledge} canViewConversations={canViewConversations} />
                   </Table.Td>
                 </Table.Tr>
               ))}

@@ -1,20 +1,11 @@
-import { Anchor, Button, Group, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
-import { IconBookUpload } from '@tabler/icons-react';
+import { Anchor, Group, Paper, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 
 import type { UnansweredQuestion } from '../../../contract/analytics/unanswered-question.ts';
+import { QuestionActions } from './question-actions.tsx';
 
 export type { UnansweredQuestion };
-
-/**
- * Where "add to knowledge" leads: the knowledge base's page with its add-content flow open and its
- * text prefilled with the question (src/knowledge/knowledge-page.tsx reads ?add and ?text).
- */
-export function addToKnowledgeHref(knowledgeId: string, question: string): string {
-  const query = new URLSearchParams({ add: 'text', text: question });
-  return `/knowledge/${encodeURIComponent(knowledgeId)}?${query.toString()}`;
-}
 
 /**
  * The questions the bots could not answer (trace status no_answer), latest first: each can be
@@ -61,27 +52,7 @@ export function UnansweredQuestions({ questions, canAddKnowledge, canViewConvers
                     <time dateTime={item.lastAskedAt}>{when.format(new Date(item.lastAskedAt))}</time>
                   </Table.Td>
                   <Table.Td>
-                    <Group gap="xs" wrap="nowrap">
-                      {item.bot.knowledge && canAddKnowledge ? (
-                        <Button
-                          component={Link}
-                          to={addToKnowledgeHref(item.bot.knowledge, item.question)}
-                          size="compact-sm"
-                          variant="light"
-                          leftSection={<IconBookUpload size={14} />}
-                          data-testid="add-to-knowledge"
-                        >
-                          {t('analytics.addToKnowledge')}
-                        </Button>
-                      ) : (
-                        <Text size="xs">{t(item.bot.knowledge ? 'analytics.noKnowledgePermission' : 'analytics.botWithoutKnowledge')}</Text>
-                      )}
-                      {item.conversation && canViewConversations && (
-                        <Anchor component={Link} size="sm" to={`/crud/conversation?view=${encodeURIComponent(item.conversation)}`}>
-                          {t('analytics.openConversation')}
-                        </Anchor>
-                      )}
-                    </Group>
+                    <QuestionActions question={item.question} knowledge={item.bot.knowledge} conversation={item.conversation} canAddKnowledge={canAddKnowledge} canViewConversations={canViewConversations} />
                   </Table.Td>
                 </Table.Tr>
               ))}
