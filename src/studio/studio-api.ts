@@ -1,15 +1,8 @@
+import type { ManifestIssue } from '../../contract/model/manifest-issue.ts';
 import { restApi } from '../session/api-client.ts';
 
 /** One problem the generator found, where it is (file, named path) and how to fix it. */
-export interface StudioIssue {
-  file: string;
-  path: string;
-  message: string;
-  found?: unknown;
-  expected?: string;
-  fix?: string;
-  suggestion?: string;
-}
+export type StudioIssue = ManifestIssue;
 export type Manifest = Record<string, unknown> & { name: string; fields?: ManifestField[] };
 export type ManifestField = Record<string, unknown> & { name: string; type: string };
 export type StudioTexts = Record<string, { es: string; en: string }>;
