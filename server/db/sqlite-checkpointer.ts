@@ -26,6 +26,14 @@ import { Worker } from 'node:worker_threads';
  *   its own writes at its asynchronous write gate (holdWrites: they wait as behind a transaction,
  *   the event loop runs) until the RESTART reports. In the worker busy_timeout=0: a reader or
  *   another process's writer present, it gives up at once and is tried again later.
+ * - Those checkpoints copy while writes go on, so they keep up only while the worker copies faster
+ *   than the server appends and gets the CPU to do so. On a loaded machine neither holds (a CI run
+ *   saw the log reach 80 MB where a quiet one stays under 20), and nothing bounded the file. So the
+ *   main thread watches the WAL file's size itself: at maxWalBytes or more it holds the database's
+ *   writes and asks the worker for a TRUNCATE under them (copy everything, cut the file to nothing).
+ *   That is backpressure, as SQLite's own checkpoint in the COMMIT is, except that the writes wait
+ *   asynchronously and the event loop runs. It depends on no timing of the worker: the file stays
+ *   within maxWalBytes and the writes of one check.
  * - The file itself never shrinks that way. After a large transaction it stays as large, so when
  *   no checkpoint was asked for idleMs and the file is over truncateAboveBytes, the worker runs
  *   TRUNCATE the same way, right after a PASSIVE that copied everything.
@@ -55,6 +63,8 @@ export interface SqliteCheckpointOptions {
   truncateAboveBytes?: number;
   /** Log size (frames in use) from which a RESTART follows the PASSIVE checkpoint. */
   restartAboveBytes?: number;
+  /** WAL file size at which the database's writes wait for a TRUNCATE (the bound the file keeps). */
+  maxWalBytes?: number;
   /** Pause before starting a worker again after a failure, times the consecutive failures. */
   restartPauseMs?: number;
 }
@@ -73,6 +83,8 @@ export interface SqliteCheckpointStats {
   restart: number;
   truncate: number;
   busy: number;
+  /** TRUNCATEs the main thread asked for under held writes because the file reached maxWalBytes. */
+  sizeHolds: number;
   /** Frames in the WAL and frames copied, as the last checkpoint reported them. */
   lastFrames: number;
   lastCopied: number;
@@ -106,6 +118,7 @@ const DEFAULTS: Required<SqliteCheckpointOptions> = {
   idleMs: 5_000,
   truncateAboveBytes: 16 * 1024 * 1024,
   restartAboveBytes: 16 * 1024 * 1024,
+  maxWalBytes: 256 * 1024 * 1024,
   restartPauseMs: 5_000,
 };
 /** Consecutive failures of the worker itself (could not start, crashed) after which SQLite's own checkpoint is turned back on. */
@@ -192,9 +205,8 @@ function idle() {
   if (!copied || copied.busy !== 0 || copied.log !== copied.checkpointed) return scheduleIdle();
   askForWrites('TRUNCATE');
 }
-/** Runs the gated checkpoint; its 'checkpointed' (or 'error') message lets the main thread's writes go. */
-function whileWritesHeld() {
-  const mode = gated;
+/** Runs the checkpoint the main thread holds its writes for (the one asked for, or its own TRUNCATE); its 'checkpointed' (or 'error') message lets the writes go. */
+function whileWritesHeld(mode) {
   gated = null;
   const result = checkpoint(mode);
   if (walSize() > truncateAboveBytes || !result || result.busy !== 0) scheduleIdle();
@@ -204,8 +216,8 @@ parentPort.on('message', (message) => {
   if (message.type === 'checkpoint') {
     lastRequest = Date.now();
     if (!passiveTimer) passiveTimer = setTimeout(passive, Math.max(0, lastRun + minIntervalMs - Date.now()));
-  } else if (message.type === 'writes-held' && gated) {
-    whileWritesHeld();
+  } else if (message.type === 'writes-held') {
+    whileWritesHeld(message.mode);
   } else if (message.type === 'writes-busy') {
     // A transaction holds the lock: tried again after the next PASSIVE, or when idle.
     gated = null;
@@ -250,7 +262,7 @@ export function createSqliteCheckpointer(
   const settings = { ...DEFAULTS, ...options };
   const log = options.log ?? consoleCheckpointLog;
   const walFile = `${file}-wal`;
-  const stats: SqliteCheckpointStats = { workerStarts: 0, passive: 0, restart: 0, truncate: 0, busy: 0, lastFrames: 0, lastCopied: 0, failures: 0, gaveUp: false };
+  const stats: SqliteCheckpointStats = { workerStarts: 0, passive: 0, restart: 0, truncate: 0, busy: 0, sizeHolds: 0, lastFrames: 0, lastCopied: 0, failures: 0, gaveUp: false };
   let worker: Worker | null = null;
   let workerExit: Promise<void> = Promise.resolve();
   let consecutiveFailures = 0;
@@ -262,8 +274,16 @@ export function createSqliteCheckpointer(
   let closing = false;
   /** Lets the held writes go: set while a RESTART or TRUNCATE runs under them. */
   let releaseWrites: (() => void) | null = null;
+  /** A hold is asked for or under way: one at a time (releaseWrites serves one). */
+  let holding = false;
 
-  const holdWritesFor = async (target: Worker, mode: string) => {
+  const holdWritesFor = async (target: Worker, mode: 'RESTART' | 'TRUNCATE') => {
+    if (holding) {
+      // The other hold copies these frames too; the worker asks again later if it still needs to.
+      target.postMessage({ type: 'writes-busy' });
+      return;
+    }
+    holding = true;
     const hold: HoldWrites = options.holdWrites ?? (async (work) => (await work(), true));
     const underHeldWrites = () =>
       new Promise<void>((resolve) => {
@@ -277,7 +297,7 @@ export function createSqliteCheckpointer(
           releaseWrites = null;
           resolve();
         };
-        target.postMessage({ type: 'writes-held' });
+        target.postMessage({ type: 'writes-held', mode });
       });
     let held = false;
     try {
@@ -285,6 +305,7 @@ export function createSqliteCheckpointer(
     } catch (error) {
       log.warn({ err: error, file, mode }, `Holding the database's writes for a WAL checkpoint (${mode}) failed: ${(error as Error).message}`);
     }
+    holding = false;
     // Not held: the worker stops waiting and tries again later.
     if (!held && worker === target && !closing) target.postMessage({ type: 'writes-busy' });
   };
@@ -334,7 +355,7 @@ export function createSqliteCheckpointer(
     started.unref();
     started.on('message', (message: WorkerMessage) => {
       if (message.type === 'hold-writes') {
-        void holdWritesFor(started, message.mode);
+        void holdWritesFor(started, message.mode as 'RESTART' | 'TRUNCATE');
         return;
       }
       if (message.mode !== 'PASSIVE') releaseWrites?.();
@@ -404,7 +425,14 @@ export function createSqliteCheckpointer(
       return; // no WAL file (nothing written yet, or the last connection removed it)
     }
     if (size < settings.walBytes || closing) return;
-    startWorker()?.postMessage({ type: 'checkpoint' });
+    const running = startWorker();
+    if (!running) return;
+    if (size >= settings.maxWalBytes && !holding) {
+      stats.sizeHolds++;
+      void holdWritesFor(running, 'TRUNCATE');
+      return;
+    }
+    running.postMessage({ type: 'checkpoint' });
   };
 
   safetyTimer = setInterval(() => void check(), settings.safetyCheckMs);

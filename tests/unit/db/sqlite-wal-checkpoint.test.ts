@@ -97,6 +97,37 @@ describe('SQLite WAL checkpoints in a worker thread', () => {
     expect(stats().failures).toBe(0);
   }, 120_000);
 
+  it("holds the writes for a TRUNCATE once the WAL file reaches maxWalBytes, however slow the worker's own checkpoints", async () => {
+    // The worker's own cycle is all but off (one PASSIVE a minute, never a RESTART), as it is in
+    // effect when a loaded machine starves its thread: only the main thread's size check bounds the file.
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-wal-'));
+    file = path.join(dir, 'forja.db');
+    const maxWalBytes = 2 * 1024 * 1024;
+    database = openSqliteDatabase(file, {
+      checkpointTuning: { ...TUNING, minIntervalMs: 60_000, idleMs: 60_000, restartAboveBytes: 1024 * 1024 * 1024, maxWalBytes },
+    });
+    await database.run(sql`CREATE TABLE rows_t (id INTEGER PRIMARY KEY, n INTEGER NOT NULL, payload TEXT NOT NULL)`.compile(database.kysely));
+    await database.run(sql`CREATE INDEX rows_t_n ON rows_t (n)`.compile(database.kysely));
+    const total = 12_000;
+    let largest = 0;
+    for (let written = 0; written < total; ) {
+      await database.run(insert(written++));
+      await new Promise((resolve) => setImmediate(resolve));
+      if (written % 50 === 0) largest = Math.max(largest, walSize());
+    }
+    largest = Math.max(largest, walSize());
+    expect(await countRows()).toBe(total);
+    // About 98 MB went through the log; the file was cut back each time it reached the bound.
+    expect(stats().sizeHolds).toBeGreaterThan(2);
+    expect(stats().truncate).toBeGreaterThan(2);
+    expect(stats().restart).toBe(0);
+    // The bound plus the writes of one size check (a few hundred commits at most, even on a loaded machine).
+    expect(largest).toBeLessThan(maxWalBytes + 8 * 1024 * 1024);
+    expect(stats().failures).toBe(0);
+  }, 120_000);
+
   it('reads and writes stay correct while the worker checkpoints', async () => {
     await importRows(0, 8_000);
     let expected = 8_000;
