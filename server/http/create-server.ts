@@ -31,7 +31,7 @@ import { registerRouteAuthorization, type RouteAccess } from './authorize-route.
 import type { Authorizer } from './authorizer.ts';
 import { drainUnreadBodies } from './drain-unread-body.ts';
 import { registerGracefulClose, type GracefulClose } from './graceful-close.ts';
-import { registerErrorHandler } from './error-handler.ts';
+import { clientErrorReply, frameworkErrorReply, registerErrorHandler } from './error-handler.ts';
 import { registerHealthRoute } from './health-route.ts';
 import { trackMethodsForNotAllowed } from './method-not-allowed.ts';
 import { registerBoundedJsonParser } from './bounded-json.ts';
@@ -101,6 +101,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     logController: new RequestLogController(metricsConfig.enabled),
     genReqId: requestIdOf,
     requestIdHeader: false,
+    frameworkErrors: frameworkErrorReply,
+    clientErrorHandler: clientErrorReply,
     // JSON bodies of entities are small; files go through multipart with their own limit.
     bodyLimit: 5 * 1024 * 1024,
     // GET <base>/ids/:ids carries a comma-separated list of ids (runtime/transport/rest-transport.ts);

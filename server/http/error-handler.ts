@@ -1,4 +1,8 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { REQUEST_ID_HEADER } from '../observability/request-id.ts';
 import { HttpError } from './http-error.ts';
 
 /** Statuses a client error may keep; anything else 4xx from a plugin is reported as 400. */
@@ -35,6 +39,46 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (storage) return reply.status(storage.status).send({ message: storage.message, i18nMessage: 'error.server' });
     return reply.status(500).send({ message: 'Internal server error', i18nMessage: 'error.server' });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: what it refuses before routing (a path that is not valid
+ * percent-encoded UTF-8, such as /api/bots/%FF%FE) answers without hooks or the error handler,
+ * so this gives it the error shape and the request id itself (tests/api/observability.test.ts).
+ */
+export function frameworkErrorReply(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const status = typeof error.statusCode === 'number' && CLIENT_STATUSES.has(error.statusCode) ? error.statusCode : 400;
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? `${error.message}: the address must be percent-encoded UTF-8 (for example %C3%A9 for é)`
+      : error.message;
+  void reply.status(status).header(REQUEST_ID_HEADER, request.id).send({ message, i18nMessage: 'error.client', requestId: request.id });
+}
+
+/** What Node's HTTP parser refuses before there is a request (Fastify's clientErrorHandler). */
+const PARSER_ERRORS: Record<string, { status: number; message: string }> = {
+  HPE_HEADER_OVERFLOW: { status: 431, message: 'The request headers (the address included) are larger than 16 KB: send a shorter address or fewer headers' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, message: 'The request took too long to arrive' },
+};
+
+/**
+ * Fastify's `clientErrorHandler`: Node refused the bytes before a request existed (headers over
+ * 16 KB, a malformed request line). Fastify's default answers a body without our error shape or
+ * a request id; this one gives both, the id made here as no request carries one.
+ */
+export function clientErrorReply(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  // A reset connection has no one to answer (https://nodejs.org/api/http.html#event-clienterror).
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const { status, message } = PARSER_ERRORS[error.code ?? ''] ?? { status: 400, message: 'The request could not be read as HTTP' };
+  const requestId = randomUUID();
+  const body = JSON.stringify({ message, i18nMessage: 'error.client', requestId });
+  this.log.debug({ code: error.code, requestId }, 'client error before a request');
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Fastify's own messages are clear; a few get a friendlier, more specific text. */

@@ -41,6 +41,7 @@ const ERROR_RESPONSES: Record<string, string> = {
   416: 'Range not satisfiable',
   422: 'Well-formed but refused: a file that cannot be read as its format, or a rule of a lifecycle hook',
   429: 'Too many requests',
+  431: 'The request headers, the address included, are larger than 16 KB',
   500: 'Unexpected server error',
   501: 'Not configured on this server',
   502: 'A service the server relies on (mail) failed',
@@ -57,7 +58,7 @@ const ERROR_RESPONSES: Record<string, string> = {
  * ROUTE_ERRORS adds what only some routes answer. Tests validate every API response against
  * this (tests/api/helpers/openapi-contract.ts), so a status missing here fails a test.
  */
-const EVERY_OPERATION_ERRORS = ['400', '404', '405', '413', '429', '500', '503'];
+const EVERY_OPERATION_ERRORS = ['400', '404', '405', '413', '429', '431', '500', '503'];
 const SIGNED_IN_ERRORS = ['401', '403'];
 const BODY_ERRORS = ['415'];
 const WRITE_ERRORS = ['409', '422', '507'];

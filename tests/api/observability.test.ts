@@ -71,8 +71,15 @@ describe('request ids and request logs', () => {
       await server.post('/api/roles', { name: '' }),
       await server.raw('/api/roles', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{bad json' }),
       await server.get('/api/definitely-not-a-route'),
+      // Refused by Fastify before routing (not valid percent-encoded UTF-8): the same shape and id.
+      await server.as(null).raw('/api/bots/%FF%FE', { method: 'DELETE' }),
+      await server.raw('/api/rag/clear/%E0%A4%A?search=x', {}),
+      await server.get('/api/roles/%C0%AF'),
+      // Refused by Node's parser before a request exists (headers over 16 KB): the shape and an id made for it.
+      await server.get(`/api/roles?search=${'x'.repeat(17 * 1024)}`),
+      await server.raw('/api/health', { headers: { 'x-padding': 'y'.repeat(20 * 1024) } }),
     ];
-    expect(errors.map((e) => e.status)).toEqual([401, 400, 400, 404]);
+    expect(errors.map((e) => e.status)).toEqual([401, 400, 400, 404, 400, 400, 400, 431, 431]);
     for (const error of errors) {
       expect(JSON.parse(error.text)).toMatchObject({ message: expect.any(String), requestId: error.headers.get('x-request-id') });
     }
