@@ -91,13 +91,21 @@ interface RangeFilterInputProps {
 function RangeFilterInput({ label, date, value, onChange }: RangeFilterInputProps) {
   const { t } = useTranslation();
   const bound = (key: keyof FilterRange) => (next: number | Date | null) => onChange(compactRange({ ...value, [key]: next ?? undefined }));
+  // A day picked as "to" means through its end: the picker's time starts at 23:59:59 there, and
+  // the bound takes that whole last second (the picker has no milliseconds; records do).
+  const dateBound = (key: keyof FilterRange) => (next: string | null) => {
+    const picked = next ? new Date(next) : null;
+    if (picked && key === 'lte') picked.setMilliseconds(999);
+    bound(key)(picked);
+  };
   const labels = { gte: t('crud.filterRange.from', { label }), lte: t('crud.filterRange.to', { label }) };
   const input = (key: keyof FilterRange) => date ? (
     <Suspense key={key} fallback={<TextInput label={labels[key]} disabled />}>
       <DateTimePicker
         label={labels[key]}
         value={(value[key] as Date | undefined) ?? null}
-        onChange={(next) => bound(key)(next ? new Date(next as string) : null)}
+        onChange={(next) => dateBound(key)(next as string | null)}
+        defaultTimeValue={key === 'lte' ? '23:59:59' : '00:00:00'}
         clearable
         withSeconds
         valueFormat="DD/MM/YYYY HH:mm:ss"

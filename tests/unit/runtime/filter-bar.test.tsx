@@ -50,6 +50,27 @@ describe('filter inputs by field type', () => {
     expect(screen.getByRole('button', { name: /Creado hasta/ })).toBeInTheDocument();
   });
 
+  it.each([
+    ['desde', { gte: '00:00:00.000' }],
+    ['hasta', { lte: '23:59:59.999' }],
+  ] as const)('a day picked as %s bounds the whole day (from its start, through its end)', async (bound, expected) => {
+    const onChange = renderInput({ field: 'createdAt', operator: 'eq', label: 'Creado', permission: null }, null, undefined);
+    fireEvent.click(await screen.findByRole('button', { name: new RegExp(`Creado ${bound}`) }, WAIT));
+    const day = (await screen.findAllByRole('button', { name: /^15 / }, WAIT))[0]!;
+    fireEvent.click(day);
+    const submit = document.querySelector<HTMLButtonElement>('.mantine-DateTimePicker-submitButton');
+    expect(submit).not.toBeNull();
+    fireEvent.click(submit!);
+    await waitFor(() => expect(onChange).toHaveBeenCalled(), WAIT);
+    const [field, range] = onChange.mock.lastCall!;
+    expect(field).toBe('createdAt');
+    const [key, time] = Object.entries(expected)[0]!;
+    const sent = (range as Record<string, Date>)[key]!;
+    expect(sent.getDate()).toBe(15);
+    const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+    expect(`${pad(sent.getHours())}:${pad(sent.getMinutes())}:${pad(sent.getSeconds())}.${pad(sent.getMilliseconds(), 3)}`).toBe(time);
+  });
+
   it('a text filter says it matches what contains the text', () => {
     const onChange = renderInput({ field: 'name', operator: 'like', label: 'Nombre', permission: null }, entities.bot.fields[0], undefined);
     const input = screen.getByRole('textbox', { name: 'Nombre' });
