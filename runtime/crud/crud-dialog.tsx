@@ -8,7 +8,7 @@ import { useRuntime } from '../context/runtime-context.tsx';
 import type { EntityFormHandle } from '../form/entity-form.tsx';
 import { LazyEntityForm } from '../form/lazy-entity-form.ts';
 import type { FormOverride } from '../overrides/override-registry.ts';
-import type { CrudDialogState } from './crud-dialog-state.ts';
+import type { CrudDialogState } from '../core/crud-dialog-state.ts';
 import type { EntityRecord } from './prepare-record.ts';
 import { crudFormQuery } from './crud-form-query.ts';
 

@@ -1,30 +1,30 @@
-import { Suspense, useCallback, useEffect, useMemo, useReducer, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Alert, Button, Group, Menu, Stack, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconDownload, IconEye, IconPencil, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { mayDo } from '../../contract/permissions/entity-access.ts';
 import type { ClientEntityModel, FileFormat } from '../model/client-entity-model.ts';
 import { useCan } from '../permissions/permissions-context.tsx';
 import { requireProvider, useRuntime } from '../context/runtime-context.tsx';
-import { entityQueryKeys } from '../query/entity-query-keys.ts';
 import { entityOverrides, requireRowActionHandler } from '../overrides/override-registry.ts';
 import { EntityTable } from '../table/entity-table.tsx';
 import { TOOLTIP_ATTRIBUTE } from '../table/use-delegated-tooltip.tsx';
-import { initialTableState, selectionCount, tableReducer, type SelectionStrategy, type TableSelection } from '../table/table-state.ts';
+import { selectionCount, type SelectionStrategy, type TableSelection } from '../table/table-state.ts';
 import type { ExportEntry } from '../export/export-panel.tsx';
 import { lazyWithPreload } from '../lazy/lazy-with-preload.ts';
-import { crudDialogReducer, initialCrudDialogState, type CrudOperation, type CrudResult } from './crud-dialog-state.ts';
-import { cancelCrudDialog, submitCrudDialog, successMessageKeys } from './crud-controller.ts';
+import type { CrudResult } from '../core/crud-dialog-state.ts';
+import { successMessageKeys } from '../core/crud-outcome.ts';
+import { entityRecordQuery } from '../core/entity-record-query.ts';
+import { useCrudDialogController } from '../core/use-crud-dialog-controller.ts';
+import { useListController } from '../core/use-list-controller.ts';
 import { CrudDialog } from './crud-dialog.tsx';
 import { crudFormQuery } from './crud-form-query.ts';
 import { filtersFromSearch, searchWithFilters } from './location-filters.ts';
-import { pageInRange } from './page-in-range.ts';
 import { linkedRecordFromSearch, searchWithoutLinkedRecord } from './linked-record.ts';
 import { useReplaceSearch } from './replace-search.tsx';
-import { entityListParams, entityListQuery } from './entity-list-query.ts';
 import { requireRowActionIcon } from './row-action-icons.ts';
 import type { EntityRecord } from './prepare-record.ts';
 import { BulkDeleteDialog } from './bulk-delete-dialog.tsx';
@@ -60,49 +60,28 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
   const provider = requireProvider(services, model.name);
   const overrides = entityOverrides(services.overrides, model.name);
   const queryClient = useQueryClient();
-  const keys = useMemo(() => entityQueryKeys(model.name), [model.name]);
   const { permissions, flags } = model;
-
-  const [table, dispatchTable] = useReducer(tableReducer, undefined, () =>
-    initialTableState({ filterValues: typeof window === 'undefined' ? {} : filtersFromSearch(model, window.location.search) }),
-  );
-  const [searchText, setSearchText] = useState('');
-  const [debouncedSearch] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
-  useEffect(() => dispatchTable({ type: 'setSearch', search: debouncedSearch.trim() }), [debouncedSearch]);
 
   // The server's rule for the same actions (contract/permissions): :manage implies the other four.
   const canList = mayDo(can, permissions, 'view');
-  const query = useMemo(
-    () => entityListParams(model, table),
-    // Selection lives in the same state but is no part of the request.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [model, table.page, table.pageSize, table.sort, table.search, table.filterValues],
-  );
-  const list = useQuery({ ...entityListQuery(model, provider, query), enabled: canList });
-  // docs/product-rules.md#errors: pagination failures are only logged.
-  useEffect(() => {
-    if (list.error) console.error(list.error);
-  }, [list.error]);
-  const reload = useCallback(() => void queryClient.invalidateQueries({ queryKey: keys.all }), [queryClient, keys]);
-  // A page that no longer exists (its only row deleted) gives way to the last one that does.
-  const total = list.data?.total;
-  useEffect(() => {
-    const fitting = pageInRange(table.page, table.pageSize, total);
-    if (fitting !== table.page) dispatchTable({ type: 'setPage', page: fitting });
-  }, [total, table.page, table.pageSize]);
+  // The headless list (runtime/core): the table below renders its rows and dispatches to it.
+  const { table, dispatchTable, params: query, rows, total, fetching, reload } = useListController({
+    model,
+    provider,
+    enabled: canList,
+    initialFilterValues: () => (typeof window === 'undefined' ? {} : filtersFromSearch(model, window.location.search)),
+  });
+  const [searchText, setSearchText] = useState('');
+  const [debouncedSearch] = useDebouncedValue(searchText, SEARCH_DEBOUNCE_MS);
+  useEffect(() => dispatchTable({ type: 'setSearch', search: debouncedSearch.trim() }), [debouncedSearch, dispatchTable]);
 
-  const [dialog, dispatchDialog] = useReducer(crudDialogReducer, initialCrudDialogState);
-  const open = useCallback((operation: CrudOperation, row?: EntityRecord) => dispatchDialog({ type: 'open', operation, row, model }), [model]);
   const notifySuccess = useCallback(
     (key: string) => notifications.show({ message: t(successMessageKeys(model.name, key)), color: 'green', autoClose: NOTIFICATION_MS }),
     [t, model.name],
   );
-  const submit = useCallback(
-    (data: EntityRecord, validate: () => boolean) =>
-      void submitCrudDialog(dialog, data, { provider, dispatch: dispatchDialog, reload, notifySuccess, onResult, validate }),
-    [dialog, provider, reload, notifySuccess, onResult],
-  );
-  const cancel = useCallback(() => cancelCrudDialog({ dispatch: dispatchDialog, onResult }), [onResult]);
+  // The headless dialog (runtime/core): create, edit and delete run as TanStack mutations.
+  const { state: dialog, open, submit: submitDialog, cancel } = useCrudDialogController({ model, provider, notifySuccess, onResult });
+  const submit = useCallback((data: EntityRecord, validate: () => boolean) => void submitDialog(data, validate), [submitDialog]);
   // Hover or focus on an action that opens the dialog fetches its form code and schemas meanwhile.
   const preloadDialog = useCallback(
     () => void queryClient.prefetchQuery(crudFormQuery(model.name, services.forms, overrides.form)),
@@ -234,12 +213,12 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
   useEffect(() => {
     if (!linked || !linkedOperation) return;
     let current = true;
-    provider
-      .findById({ id: linked.id })
+    queryClient
+      .fetchQuery(entityRecordQuery(model.name, provider, linked.id))
       .then((record) => {
         if (!current) return;
         linkedDialogOpen.current = true;
-        open(linkedOperation, record as EntityRecord);
+        open(linkedOperation, record);
       })
       .catch((error: unknown) => {
         if (!current) return;
@@ -249,7 +228,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
     return () => {
       current = false;
     };
-  }, [linked, linkedOperation, provider, open, model.name]);
+  }, [linked, linkedOperation, provider, open, model.name, queryClient]);
 
   const renderRowActions = useMemo(() => {
     if (!hasRowActions) return undefined;
@@ -333,9 +312,9 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
           dispatch={dispatchTable}
           searchText={searchText}
           onSearchTextChange={setSearchText}
-          rows={(list.data?.items as EntityRecord[] | undefined) ?? EMPTY_ROWS}
-          total={list.data?.total ?? 0}
-          loading={list.isFetching}
+          rows={rows}
+          total={total}
+          loading={fetching}
           selection={selection}
           renderRowActions={renderRowActions}
           renderBulkActions={renderBulkActions}
@@ -360,5 +339,3 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
     </Stack>
   );
 }
-
-const EMPTY_ROWS: EntityRecord[] = [];

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert } from '@mantine/core';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import { useCan } from '../permissions/permissions-context.tsx';
-import type { CrudOperation } from '../crud/crud-dialog-state.ts';
+import type { CrudOperation } from '../core/crud-dialog-state.ts';
 import type { EntityRecord } from '../crud/prepare-record.ts';
 import { acceptAllValidator, createFormValidator } from './form-validator.ts';
 import { formFields, formTemplates, formWidgets } from './form-registry.ts';

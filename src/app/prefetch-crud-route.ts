@@ -1,7 +1,7 @@
 import { mayDo } from '../../contract/permissions/entity-access.ts';
 import type { QueryClient } from '@tanstack/react-query';
 import { requireProvider, type RuntimeServices } from '../../runtime/context/runtime-context.tsx';
-import { LIST_FRESH_MS, entityListParams, entityListQuery } from '../../runtime/crud/entity-list-query.ts';
+import { LIST_FRESH_MS, entityListParams, entityListQuery } from '../../runtime/core/entity-list-query.ts';
 import { filtersFromSearch } from '../../runtime/crud/location-filters.ts';
 import { initialTableState } from '../../runtime/table/table-state.ts';
 import type { ClientEntityModel } from '../../runtime/model/client-entity-model.ts';

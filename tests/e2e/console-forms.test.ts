@@ -47,7 +47,7 @@ describe('console forms in Chromium', () => {
     await page.getByRole('button', { name: 'Crear' }).click();
     const dialog = page.getByRole('dialog', { name: /Crear/ });
     const create = dialog.getByRole('button', { name: 'Crear' });
-    // The refused submit is logged (runtime/crud/crud-controller.ts).
+    // The refused submit is logged (runtime/core/use-crud-dialog-controller.ts).
     page.expectErrors(/Invalid form/);
     await dialog.getByRole('textbox', { name: /Nombre/ }).waitFor();
     await create.click();

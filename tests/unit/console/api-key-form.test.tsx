@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import { CrudDialog } from '../../../runtime/crud/crud-dialog.tsx';
-import { crudDialogReducer, initialCrudDialogState, type CrudOperation } from '../../../runtime/crud/crud-dialog-state.ts';
+import { crudDialogReducer, initialCrudDialogState, type CrudOperation } from '../../../runtime/core/crud-dialog-state.ts';
 import { entities } from '../../../src/generated/entities.ts';
 import { formLoaders as forms } from '../../../src/generated/forms.ts';
 import { ApiKeyForm } from '../../../src/overrides/userApiKey/api-key-form.tsx';

@@ -7,7 +7,7 @@ import { ConversationForm } from '../../../src/overrides/conversation/conversati
 import { bottraceOverrides } from '../../../src/overrides/bottrace/bottrace-overrides.ts';
 import { permissionLabelKeys, groupPermissions } from '../../../src/overrides/role/group-permissions.ts';
 import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
-import { successMessageKeys } from '../../../runtime/crud/crud-controller.ts';
+import { successMessageKeys } from '../../../runtime/core/crud-outcome.ts';
 import { filtersFromSearch } from '../../../runtime/crud/location-filters.ts';
 import { prepareFormSchemas } from '../../../runtime/form/prepare-form-schemas.ts';
 import { entities } from '../../../src/generated/entities.ts';

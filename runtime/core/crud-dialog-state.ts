@@ -1,5 +1,5 @@
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
-import { prepareRecord, type EntityRecord } from './prepare-record.ts';
+import { prepareRecord, type EntityRecord } from '../crud/prepare-record.ts';
 
 export type CrudOperation = 'view' | 'create' | 'edit' | 'delete';
 export type CrudResult = 'created' | 'updated' | 'deleted' | 'viewed' | 'canceled';

@@ -1,0 +1,15 @@
+import { useQuery } from '@tanstack/react-query';
+import type { AnyEntityProvider } from '../context/runtime-context.tsx';
+import { entityRecordQuery } from './entity-record-query.ts';
+
+export interface ShowControllerOptions {
+  entity: string;
+  provider: AnyEntityProvider;
+  /** The record to show; null waits (nothing is fetched). */
+  id: string | null;
+}
+
+/** The record a show screen displays (ra-core's useShowController): loading, error and data, no UI. */
+export function useShowController({ entity, provider, id }: ShowControllerOptions) {
+  return useQuery({ ...entityRecordQuery(entity, provider, id ?? ''), enabled: id !== null });
+}
