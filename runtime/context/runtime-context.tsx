@@ -4,6 +4,7 @@ import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { FileUploader } from '../transport/rest-transport.ts';
 import type { OverrideRegistry } from '../overrides/override-registry.ts';
 import type { FormSchemas } from '../form/prepare-form-schemas.ts';
+import type { FormTheme } from '../form/form-theme.ts';
 
 export type AnyEntityProvider = EntityProvider<Record<string, unknown>, Record<string, unknown>>;
 
@@ -19,6 +20,8 @@ export interface RuntimeServices {
   overrides: OverrideRegistry;
   /** Icons the models name (row actions), by name (src/generated/icons.ts). */
   icons: Readonly<Record<string, ComponentType<{ size?: number | string }>>>;
+  /** The widgets, fields and templates forms draw with (runtime/form/form-theme.ts); absent, the base theme. */
+  formTheme?: FormTheme;
 }
 
 const RuntimeContext = createContext<RuntimeServices | null>(null);
@@ -31,6 +34,11 @@ export function useRuntime(): RuntimeServices {
   const services = useContext(RuntimeContext);
   if (!services) throw new Error('Forja runtime used outside <RuntimeProvider>');
   return services;
+}
+
+/** The services when inside <RuntimeProvider>, else null (a form rendered on its own, as the studio's preview). */
+export function useOptionalRuntime(): RuntimeServices | null {
+  return useContext(RuntimeContext);
 }
 
 /** Fails loudly: a model naming an entity without a provider is a wiring bug, not a runtime state. */

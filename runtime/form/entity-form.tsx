@@ -8,7 +8,8 @@ import { useCan } from '../permissions/permissions-context.tsx';
 import type { CrudOperation } from '../core/crud-dialog-state.ts';
 import type { EntityRecord } from '../crud/prepare-record.ts';
 import { acceptAllValidator, createFormValidator } from './form-validator.ts';
-import { formFields, formTemplates, formWidgets } from './form-registry.ts';
+import { checkWidgetNames } from './form-theme.ts';
+import { useFormTheme } from './use-form-theme.ts';
 import { prepareFormSchemas, type FormSchemas } from './prepare-form-schemas.ts';
 import { createErrorTransformer, rootFieldOfProperty, rootFieldOfWidgetId } from './translate-errors.ts';
 import { toExtraErrors } from './to-extra-errors.ts';
@@ -49,20 +50,28 @@ export function EntityForm(props: EntityFormProps) {
   const { model, schemas, operation, fieldWidgets = NO_FIELD_WIDGETS, fieldErrors = NO_ERRORS } = props;
   const { t, i18n } = useTranslation();
   const can = useCan();
+  const theme = useFormTheme();
   const readonly = operation === 'view' || operation === 'delete';
   const mode = readonly ? 'readonly' : operation === 'create' ? 'create' : 'edit';
   const language = i18n.language;
 
   const prepared = useMemo(() => {
     const result = prepareFormSchemas(schemas, { model, translate: (key) => t(key), can, mode });
+    // The theme's widget for a field type (the app's choice) replaces the type's own; hidden stays hidden.
+    for (const field of model.fields) {
+      const widget = theme.fieldTypeWidgets[field.type];
+      const ui = result.uiSchema[field.name] as Record<string, unknown> | undefined;
+      if (widget && ui && ui['ui:widget'] !== 'hidden') ui['ui:widget'] = widget;
+    }
     for (const name of Object.keys(fieldWidgets)) {
       const ui = (result.uiSchema[name] ??= {}) as Record<string, unknown>;
       ui['ui:widget'] = fieldWidgets[name];
     }
+    checkWidgetNames(result.uiSchema, result.schema as RJSFSchema, theme, model.name);
     return result;
     // `language` re-translates titles when the user switches locale.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [schemas, model, can, mode, fieldWidgets, language]);
+  }, [schemas, model, can, mode, fieldWidgets, theme, language]);
 
   const rootFields = useMemo(() => Object.keys((prepared.schema.properties ?? {}) as object), [prepared]);
   // Precompiled by the generator: no schema is compiled here, so the CSP needs no 'unsafe-eval'.
@@ -165,9 +174,9 @@ export function EntityForm(props: EntityFormProps) {
       onFocus={handleFocus}
       // The errors show at their fields; RJSF would also log them to the console.
       onError={() => undefined}
-      widgets={formWidgets}
-      fields={formFields}
-      templates={formTemplates}
+      widgets={theme.widgets}
+      fields={theme.fields}
+      templates={theme.templates}
       formContext={formContext}
       transformErrors={transformErrors}
       extraErrors={extraErrors}

@@ -6,6 +6,7 @@ import { formLoaders } from '../generated/forms.ts';
 import { transportOptions } from '../session/api-client.ts';
 import { overrides } from './overrides.ts';
 import { manifestIcons } from '../generated/icons.ts';
+import { formTheme } from './form-theme.ts';
 
 /**
  * Transport from configuration (VITE_TRANSPORT, default rest). It reads the bearer token from the
@@ -23,4 +24,5 @@ export const services: RuntimeServices = {
   forms: formLoaders,
   overrides,
   icons: manifestIcons,
+  formTheme,
 };
