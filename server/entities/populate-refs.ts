@@ -1,3 +1,4 @@
+import type { FieldModel } from '../../contract/model/entity-model.ts';
 import { compileShape } from '../db/compiled-shapes.ts';
 import type { Database } from '../db/database.ts';
 import { runtimeKey } from './entity-query.ts';
@@ -6,6 +7,37 @@ import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-r
 
 /** SQLite allows 32766 parameters; keep IN lists well below it. */
 const IDS_PER_QUERY = 1000;
+
+/** What populating one runtime's refs reads: per target entity, its fields and the columns to load. */
+interface PopulatePlan {
+  targets: { entity: string; fields: readonly FieldModel[]; columns: string[] }[];
+  fields: { field: FieldModel; list: boolean; shown: readonly string[] }[];
+}
+
+/** Plans by runtime and target runtimes (a manifest applied to a running server builds new ones). */
+const plans = new WeakMap<EntityRuntime, WeakMap<EntityRuntimeMap, PopulatePlan>>();
+
+/** The plan of `runtime`'s ref fields, made once instead of on every page. */
+function planOf(runtimes: EntityRuntimeMap, runtime: EntityRuntime): PopulatePlan {
+  let byRuntimes = plans.get(runtime);
+  if (!byRuntimes) plans.set(runtime, (byRuntimes = new WeakMap()));
+  let plan = byRuntimes.get(runtimes);
+  if (plan) return plan;
+  const targets: PopulatePlan['targets'] = [];
+  for (const field of runtime.refFields) {
+    const entity = field.ref!.entity;
+    let target = targets.find((t) => t.entity === entity);
+    if (!target) targets.push((target = { entity, fields: [], columns: ['_id'] }));
+    (target.fields as FieldModel[]).push(field);
+    const targetRuntime = runtimeOf(runtimes, entity);
+    for (const name of [field.ref!.display, ...field.ref!.populate]) {
+      if (targetRuntime.selectColumns.includes(name) && !target.columns.includes(name)) target.columns.push(name);
+    }
+  }
+  const fields = runtime.refFields.map((field) => ({ field, list: field.type === 'array.ref', shown: [field.ref!.display, ...field.ref!.populate] }));
+  byRuntimes.set(runtimes, (plan = { targets, fields }));
+  return plan;
+}
 
 /**
  * Replaces ref ids by `{ _id, <display>, ...populate }` (null when the record is gone) and
@@ -19,41 +51,32 @@ export async function populateRefs(
   records: Record<string, unknown>[],
 ): Promise<void> {
   if (records.length === 0 || runtime.refFields.length === 0) return;
-  // Group the wanted ids by target entity so two fields pointing at one entity share a query.
-  const wanted = new Map<string, Set<string>>();
-  for (const field of runtime.refFields) {
-    const target = field.ref!.entity;
-    let ids = wanted.get(target);
-    if (!ids) wanted.set(target, (ids = new Set()));
-    for (const record of records) {
-      for (const id of idsOf(record[field.name])) ids.add(id);
-    }
-  }
+  const plan = planOf(runtimes, runtime);
+  // Two fields pointing at one entity share a query.
   const found = new Map<string, Map<string, Record<string, unknown>>>();
-  for (const [target, ids] of wanted) {
-    const targetRuntime = runtimeOf(runtimes, target);
-    const columns = new Set(['_id']);
-    for (const field of runtime.refFields) {
-      if (field.ref!.entity !== target) continue;
-      for (const name of [field.ref!.display, ...field.ref!.populate]) {
-        if (targetRuntime.selectColumns.includes(name)) columns.add(name);
+  for (const target of plan.targets) {
+    const ids = new Set<string>();
+    for (const field of target.fields) {
+      for (const record of records) {
+        const value = record[field.name];
+        if (typeof value === 'string') ids.add(value);
+        else if (Array.isArray(value)) for (const id of value) if (typeof id === 'string') ids.add(id);
       }
     }
-    found.set(target, await loadByIds(database, targetRuntime, [...ids], [...columns]));
+    found.set(target.entity, ids.size === 0 ? new Map() : await loadByIds(database, runtimeOf(runtimes, target.entity), [...ids], target.columns));
   }
-  for (const field of runtime.refFields) {
-    const ref = field.ref!;
-    const byId = found.get(ref.entity)!;
+  for (const { field, list, shown } of plan.fields) {
+    const byId = found.get(field.ref!.entity)!;
     const shape = (id: string) => {
       const target = byId.get(id);
       if (!target) return null;
       const out: Record<string, unknown> = { _id: id };
-      for (const name of [ref.display, ...ref.populate]) out[name] = target[name] ?? null;
+      for (const name of shown) out[name] = target[name] ?? null;
       return out;
     };
     for (const record of records) {
       const value = record[field.name];
-      if (field.type === 'array.ref') {
+      if (list) {
         record[field.name] = Array.isArray(value) ? value.map((id) => shape(String(id))).filter((v) => v !== null) : [];
       } else {
         record[field.name] = typeof value === 'string' ? shape(value) : null;
@@ -76,10 +99,4 @@ export async function loadByIds(database: Database, runtime: EntityRuntime, ids:
     for (const record of records) byId.set(String(record._id), record);
   }
   return byId;
-}
-
-function idsOf(value: unknown): string[] {
-  if (typeof value === 'string') return [value];
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
-  return [];
 }

@@ -157,7 +157,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const resolveContext = options.resolveContext ?? identity.resolveContext;
   app.decorateRequest('context', null as unknown as RequestContext);
   app.addHook('onRequest', async (request) => {
-    request.context = await resolveContext(request);
+    request.context = { ...(await resolveContext(request)), requestId: request.id };
   });
   const authorizer = options.authorizer ?? permissionAuthorizer;
   const { routes, enforce } = registerRouteAuthorization(app, authorizer);

@@ -20,6 +20,12 @@ export interface RequestContext {
   authFailure?: AuthFailure;
   /** Only on system() (server/entities/system-context.ts): the privileged local API, no access rules. */
   system?: true;
+  /**
+   * The X-Request-Id of the request this context was read for (create-server.ts): how a job
+   * records the request that enqueued it. Carried here rather than in AsyncLocalStorage, whose
+   * hooks would make every await of every request slower (transaction-scope.ts says by how much).
+   */
+  requestId?: string;
 }
 
 export const ALL_PERMISSIONS = '*';

@@ -3,7 +3,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../http/http-error.ts';
-import { currentRequestId } from '../observability/request-id.ts';
 import { jobDuration } from '../observability/metrics.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { isFinished, type EnqueueJob, type JobContext, type JobError, type JobProgress, type JobRecord, type JobState } from './job-record.ts';
@@ -125,7 +124,7 @@ export class JobQueue {
       singletonKey: input.singletonKey ?? null,
       subject: input.subject ?? null,
       payload: input.payload,
-      context: contextOf(input.context, input.requestId ?? currentRequestId()),
+      context: contextOf(input.context, input.requestId ?? input.context.requestId),
       progress: { done: 0, total: 0, phase: null },
       result: null,
       error: null,

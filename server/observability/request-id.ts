@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
@@ -18,16 +17,6 @@ export function requestIdOf(raw: IncomingMessage): string {
   return typeof sent === 'string' && ACCEPTED_ID.test(sent) ? sent : randomUUID();
 }
 
-const currentRequest = new AsyncLocalStorage<string>();
-
-/**
- * The id of the request whose handler is running (null outside one): how the job queue records
- * which request enqueued a job without every caller passing it along.
- */
-export function currentRequestId(): string | null {
-  return currentRequest.getStore() ?? null;
-}
-
 /**
  * Every response carries X-Request-Id; every error body (status >= 400 with the error shape)
  * carries `requestId`, so a client reporting a failure can quote the id its log line has.
@@ -37,9 +26,6 @@ export function registerRequestIds(app: FastifyInstance): void {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
-  // After the body is parsed (its stream events lose the async context), so the handler and
-  // everything it awaits see the id.
-  app.addHook('preHandler', (request, _reply, done) => currentRequest.run(request.id, done));
   app.addHook('preSerialization', (request, reply, payload, done) => {
     if (reply.statusCode < 400 || payload === null || typeof payload !== 'object' || !('message' in payload) || 'requestId' in payload) return done(null, payload);
     done(null, { ...payload, requestId: request.id });
