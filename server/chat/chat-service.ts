@@ -95,7 +95,7 @@ export class ChatService {
 
   private async answer(conversationId: string, message: string, onDelta: DeltaListener | undefined, signal: AbortSignal | undefined) {
     const started = performance.now();
-    const conversation = await this.store.conversation(conversationId);
+    const conversation = withoutFailedTry(await this.store.conversation(conversationId), message);
     const bot = await this.store.bot(conversation.botId);
     const userChat: Chat = { id: randomUUID(), role: 'user', message, createdAt: new Date().toISOString() };
 
@@ -266,4 +266,18 @@ function citedFragments<T>(given: readonly T[], usedIndexes: readonly number[] |
 
 function withoutNul(text: string): string {
   return text.includes('\0') ? text.replaceAll('\0', '') : text;
+}
+
+/**
+ * The visitor's "Reintentar" sends the question whose answer failed again. That retry takes the
+ * failed exchange's place (the question was stored twice before, once per try); the failure's
+ * trace stays. Only the last exchange, only when its answer is the failure answer and the
+ * question is the same text.
+ */
+function withoutFailedTry(conversation: StoredConversation, message: string): StoredConversation {
+  const chats = conversation.chats;
+  const question = chats[chats.length - 2];
+  const answer = chats[chats.length - 1];
+  const failedTry = question?.role === 'user' && question.message === message && answer?.role === 'assistant' && answer.message === LLM_FAILURE_ANSWER;
+  return failedTry ? { ...conversation, chats: chats.slice(0, -2) } : conversation;
 }

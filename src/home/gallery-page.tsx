@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
+import { Card, SimpleGrid, Stack, Text, ThemeIcon, Title, UnstyledButton } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
@@ -116,12 +116,16 @@ function GalleryCard({ item, color, onHover, onLeave, onFocus }: GalleryCardProp
       onFocus={entity ? () => onFocus(entity, item.path) : undefined}
     >
       <Card withBorder shadow="sm" radius="md" padding="lg" h="100%" className="forja-gallery-card">
-        <Group wrap="nowrap">
+        {/* The icon above the label: beside it, a long one-word label ("Conversaciones" in a
+            five-column row) ran out of the card and was cut off. */}
+        <Stack gap="sm" align="flex-start">
           <ThemeIcon size={44} radius="md" variant="light" color={color}>
             <Icon size={26} />
           </ThemeIcon>
-          <Text fw={600}>{t(item.label)}</Text>
-        </Group>
+          <Text fw={600} style={{ overflowWrap: 'break-word' }} maw="100%">
+            {t(item.label)}
+          </Text>
+        </Stack>
       </Card>
     </UnstyledButton>
   );

@@ -1,5 +1,5 @@
 // Issue 28 item 5, in Chromium on the built console with the server's CSP: a failed answer offers
-// "Reintentar" and retrying the same question gets the answer; the bot's colour themes the chat
+// "Reintentar" and retrying the same question gets the answer (in the failed exchange's place); the bot's colour themes the chat
 // header and its light/dark setting wins over the visitor's browser (auto follows it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp, type AppUnderTest } from './helpers/app-under-test.ts';
@@ -50,11 +50,14 @@ describe('visitor side', () => {
     await page.getByTestId('chat-retry').click();
     await page.getByTestId('chat-message-assistant').last().getByText(ANSWER).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('chat-retry').count()).toBe(0);
-    // The same question went to the model the second time.
+    // The same question went to the model the second time, without the failed exchange as history.
     const last = fake.requests.at(-1)!;
     expect(last.body.messages.at(-1)).toEqual({ role: 'user', content: QUESTION });
+    expect(JSON.stringify(last.body.messages)).not.toContain('ahora mismo no puedo responder');
+    // The retry took the failed exchange's place: the question once, the failure answer gone.
     const questions = page.getByTestId('chat-message-user');
-    expect(await questions.allInnerTexts()).toEqual([expect.stringContaining(QUESTION), expect.stringContaining(QUESTION)]);
+    expect(await questions.allInnerTexts()).toEqual([expect.stringContaining(QUESTION)]);
+    expect(await page.getByTestId('chat-message-assistant').getByText(/ahora mismo no puedo responder/).count()).toBe(0);
   }, 90_000);
 
   it('the bot\'s colour is the header\'s, and its light or dark setting wins over the browser (auto follows it)', async () => {

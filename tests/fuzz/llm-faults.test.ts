@@ -68,11 +68,23 @@ describe('LLM provider faults', () => {
         expect(trace.assistantMessage).toMatch(/^Error \(/);
       }
       console.log(`[llm-faults] ${name}: HTTP ${res.status}, trace ${trace.status.name}: ${String(trace.assistantMessage).slice(0, 100)}`);
-      // A second message still works on the same conversation once the provider behaves.
+      // Once the provider behaves, "Reintentar" (the same question) takes the failed exchange's
+      // place instead of storing the question twice; the failure's trace stays.
       fake.handle((_req, r) => json(r, 200, { id: 'ok', object: 'chat.completion', created: 1, model: 'fake-model', choices: [{ index: 0, message: { role: 'assistant', content: 'Sí.' }, finish_reason: 'stop' }] }));
+      const retried = await visitor.post(`/api/chat/message/${id}`, { message: `¿Funciona? (${name})` });
+      expect(retried.status, retried.text).toBe(200);
+      const failed = res.status !== 200;
+      expect(retried.body.chats.map((c: any) => c.message)).toEqual(
+        failed ? [`¿Funciona? (${name})`, 'Sí.'] : [`¿Funciona? (${name})`, chats[1].message, `¿Funciona? (${name})`, 'Sí.'],
+      );
+      if (failed) expect((await server.get(`/api/bot-traces/find${qs({ filters: `chatId;eq;${chats[1].id}` })}`)).body[0].status.name).toBe('error');
+      // A new question is appended as usual.
       const again = await visitor.post(`/api/chat/message/${id}`, { message: 'Otra vez' });
       expect(again.status, again.text).toBe(200);
-      expect(again.body.chats.map((c: any) => c.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+      expect(again.body.chats.map((c: any) => c.role)).toEqual(failed ? ['user', 'assistant', 'user', 'assistant'] : ['user', 'assistant', 'user', 'assistant', 'user', 'assistant']);
+      // The same question again after a good answer is a new question, stored again.
+      const repeated = await visitor.post(`/api/chat/message/${id}`, { message: 'Otra vez' });
+      expect(repeated.body.chats.filter((c: any) => c.message === 'Otra vez')).toHaveLength(2);
     }, 30_000);
   }
 
