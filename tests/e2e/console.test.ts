@@ -59,6 +59,16 @@ describe.sequential('console', () => {
     await go(admin, '/');
     await admin.getByTestId('gallery').waitFor();
     for (const group of ['bot', 'knowledge', 'chat', 'admin']) await admin.getByTestId(`menu-group-${group}`).waitFor();
+    // Every tile's label fits its card at the widths where rows hold 5, 4 and 2 tiles ("Conversaciones"
+    // and "Organizaciones" ran out of theirs and were cut off).
+    for (const width of [1400, 1000, 560]) {
+      await admin.setViewportSize({ width, height: 900 });
+      const overflowing = await admin.locator('[data-testid^="menu-item-"] .forja-gallery-card').evaluateAll((cards) =>
+        cards.filter((card) => card.scrollWidth > card.clientWidth + 1 || [...card.querySelectorAll('p')].some((label) => label.getBoundingClientRect().right > card.getBoundingClientRect().right)).map((card) => card.textContent),
+      );
+      expect(overflowing, `at ${width} px`).toEqual([]);
+    }
+    await admin.setViewportSize({ width: 1280, height: 860 });
     await app.screenshot(admin, 'home-admin');
   });
 
