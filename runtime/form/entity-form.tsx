@@ -1,6 +1,6 @@
 import { useCallback, useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import Form from '@rjsf/core';
-import { TranslatableString, type RJSFSchema, type Widget } from '@rjsf/utils';
+import { TranslatableString, type RJSFSchema, type RJSFValidationError, type Widget } from '@rjsf/utils';
 import { useTranslation } from 'react-i18next';
 import { Alert } from '@mantine/core';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
@@ -94,6 +94,12 @@ export function EntityForm(props: EntityFormProps) {
       translateErrors(submitted.current ? errors : errors.filter((error) => touched.current.has(rootFieldOfProperty(error.property))));
   }, [prepared, t]);
   const formRef = useRef<Form>(null);
+  // A refused Crear or Guardar takes the user to the first field at fault (in a long form it may be
+  // scrolled out of sight); the validation on blur never moves the focus.
+  const focusOnSubmit = useRef(false);
+  const focusFirstError = useCallback((error: RJSFValidationError) => {
+    if (focusOnSubmit.current) formRef.current?.focusOnError(error);
+  }, []);
   const handleBlur = useCallback(
     (id: string) => {
       const field = rootFieldOfWidgetId(id, rootFields);
@@ -147,7 +153,12 @@ export function EntityForm(props: EntityFormProps) {
         submitted.current = true;
         // Without validators the form already says so; the server decides.
         if (!validator) return true;
-        return formRef.current?.validateForm() ?? false;
+        focusOnSubmit.current = true;
+        try {
+          return formRef.current?.validateForm() ?? false;
+        } finally {
+          focusOnSubmit.current = false;
+        }
       },
       getData: () => dataRef.current,
       isDirty: () => userActed.current && JSON.stringify(dataRef.current) !== (baseline.current ?? JSON.stringify(initialFormData.current)),
@@ -184,6 +195,7 @@ export function EntityForm(props: EntityFormProps) {
       onChange={handleChange}
       readonly={readonly}
       showErrorList={false}
+      focusOnFirstError={focusFirstError}
       noHtml5Validate
       // Submission is the dialog's (CrudPage): Enter in a field must not post the form.
       onSubmit={() => undefined}

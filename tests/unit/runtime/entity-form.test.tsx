@@ -201,6 +201,23 @@ describe('EntityForm widgets (docs/product-rules.md#entities)', () => {
     expect((await screen.findAllByText('Debe tener como máximo 5 caracteres')).length).toBeGreaterThan(0);
   });
 
+  it('a refused submit focuses the first field at fault; validation on blur leaves the focus where the user put it', async () => {
+    const user = userEvent.setup();
+    const { handle } = renderForm();
+    const title = screen.getByRole('textbox', { name: /field.test.title/ });
+    const count = screen.getByRole('textbox', { name: /field.test.count/ });
+    await user.click(count);
+    act(() => {
+      expect(handle.current?.validate()).toBe(false);
+    });
+    await waitFor(() => expect(document.activeElement).toBe(title));
+    // Blur validation (title is touched now and still empty) must not pull the focus back.
+    await user.click(count);
+    await user.tab();
+    await screen.findAllByText('Campo obligatorio');
+    expect(document.activeElement).not.toBe(title);
+  });
+
   it('server input errors show on their fields, nested paths included', async () => {
     renderForm({ title: 'a', items: [{ label: 'x' }] }, { operation: 'edit', fieldErrors: { title: ['validation.unique'], 'items.0.label': ['validation.required'] } });
     expect((await screen.findAllByText('El valor debe ser único')).length).toBeGreaterThan(0);
