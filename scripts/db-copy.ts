@@ -5,8 +5,9 @@
  *
  * Every table is copied: the entity tables of the generated models (created on the target by the
  * same additive migration the server runs, so column types are the target's: jsonb, boolean...),
- * the server's own tables found in the source (password_recovery_codes, rag_knowledge, rag_chunk...,
- * created on the target from the source's columns when the target has no such table). SQLite's
+ * Forja's own tables (jobs, codes, rag_knowledge, rag_chunk...: server/db/owned-tables.ts, made on
+ * the target as the server makes them), and any other table of the source (created on the target
+ * from the source's columns). SQLite's
  * FTS5 tables (rag_fts_*) are not copied: on PostgreSQL rag_chunk.tsv is computed from the content.
  * Vectors (rag_vector) are copied only between SQLite files (no pgvector on PostgreSQL).
  *
@@ -18,15 +19,14 @@ import { parseArgs } from 'node:util';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type Database, type Row } from '../server/db/database.ts';
 import { migrateEntities } from '../server/db/migrate-entities.ts';
+import { createOwnedTables } from '../server/db/owned-tables.ts';
 import { MIGRATIONS_TABLE } from '../server/db/schema-snapshot.ts';
 import { postgresPoolOf } from '../server/db/postgres-database.ts';
 import { entities } from '../server/generated/entities.ts';
-import { RecoveryCodes } from '../server/identity/recovery-codes.ts';
 import { sqliteHandleOf } from '../server/db/sqlite-database.ts';
-import { PostgresFtsIndex } from '../server/rag/search/postgres-fts-index.ts';
+import { PostgresFtsIndex } from '../server/db/retrieval/postgres-fts-index.ts';
 import { spanishTerms } from '../server/language/spanish-analyzer.ts';
 import { chunkLanguage, chunkTerms } from '../server/rag/search/index-terms.ts';
-import { SqliteFtsIndex } from '../server/rag/search/sqlite-fts-index.ts';
 
 interface ColumnInfo {
   name: string;
@@ -52,13 +52,11 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: Copy
     // The migration history recorded by migrateEntities below is replaced by the source's (the
     // fields as applied there), unless the target had one of its own already.
     const targetHadHistory = (await listTables(target)).includes(MIGRATIONS_TABLE);
-    // Target schema: the models' tables, identity's, and (PostgreSQL) the RAG index's.
+    // Target schema as the server makes it: Forja's own tables (server/db/owned-tables.ts), then the models'.
+    await createOwnedTables(target);
     await migrateEntities(target, Object.values(entities), quiet);
-    await new RecoveryCodes(target).migrate();
     const pool = postgresPoolOf(target);
-    if (pool) await new PostgresFtsIndex(pool).ready();
     const handle = sqliteHandleOf(target);
-    if (handle) new SqliteFtsIndex(handle); // creates rag_knowledge and rag_chunk as the server does
 
     const tables = (await listTables(source)).filter((t) => copyable(t, source, target));
     const report: Array<{ table: string; source: number; target: number }> = [];

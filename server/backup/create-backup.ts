@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { parseDatabaseUrl } from '../db/database.ts';
+import { dumpPostgres } from '../db/postgres-dump.ts';
+import { copySqliteSnapshot } from '../db/sqlite-online-backup.ts';
 import { BACKUP_FORMAT, BACKUP_VERSION, BackupWriter, CHUNK_BYTES } from './backup-format.ts';
 
 export interface BackupOptions {
@@ -21,9 +21,6 @@ export interface BackupSummary {
   files: number;
   sha256: string;
 }
-
-/** Rows per line of a PostgreSQL table. */
-const ROW_BATCH = 500;
 
 /**
  * `npm run backup -- <file>`: the database and DATA_DIR's files into one file (backup-format.ts),
@@ -71,13 +68,7 @@ async function writeSqlite(writer: BackupWriter, location: string): Promise<numb
   if (!fs.existsSync(location)) throw new Error(`The SQLite database ${location} does not exist (is DATA_DIR or DATABASE_URL right?)`);
   const copy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'forja-backup-')), 'forja.db');
   try {
-    // A connection of its own: the online backup copies a consistent snapshot while the server writes.
-    const source = new BetterSqlite3(location, { fileMustExist: true });
-    try {
-      await source.backup(copy);
-    } finally {
-      source.close();
-    }
+    await copySqliteSnapshot(location, copy);
     const size = fs.statSync(copy).size;
     for await (const chunk of fs.createReadStream(copy, { highWaterMark: CHUNK_BYTES })) {
       await writer.write({ type: 'sqlite', data: (chunk as Buffer).toString('base64') });
@@ -89,43 +80,17 @@ async function writeSqlite(writer: BackupWriter, location: string): Promise<numb
 }
 
 async function writePostgres(writer: BackupWriter, url: string): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
   const counts: Record<string, number> = {};
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const tables = await client.query<{ name: string }>(
-      `SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`,
-    );
-    for (const { name } of tables.rows) {
-      // Generated columns (rag_chunk.tsv) are computed again on restore.
-      const columns = await client.query<{ name: string; type: string }>(
-        `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type FROM pg_attribute a
-         WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND a.attgenerated = '' ORDER BY a.attnum`,
-        [`"${name.replace(/"/g, '""')}"`],
-      );
-      const names = columns.rows.map((c) => c.name);
-      await writer.write({ type: 'table', name, columns: columns.rows.map((c) => `${c.name} ${c.type}`) });
-      const quoted = names.map((n) => `"${n.replace(/"/g, '""')}"::text`).join(', ');
-      await client.query(`DECLARE forja_backup NO SCROLL CURSOR FOR SELECT ${quoted} FROM "${name.replace(/"/g, '""')}"`);
-      let count = 0;
-      for (;;) {
-        const { rows } = await client.query<unknown[]>({ text: `FETCH ${ROW_BATCH} FROM forja_backup`, rowMode: 'array' });
-        if (rows.length > 0) await writer.write({ type: 'rows', table: name, rows });
-        count += rows.length;
-        if (rows.length < ROW_BATCH) break;
-      }
-      await client.query('CLOSE forja_backup');
-      counts[name] = count;
+  for await (const part of dumpPostgres(url)) {
+    if (part.type === 'table') {
+      await writer.write({ type: 'table', name: part.name, columns: part.columns.map((c) => `${c.name} ${c.type}`) });
+      counts[part.name] = 0;
+    } else {
+      await writer.write({ type: 'rows', table: part.table, rows: part.rows });
+      counts[part.table] += part.rows.length;
     }
-    await client.query('COMMIT');
-    return counts;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    await client.end();
   }
+  return counts;
 }
 
 async function writeFile(writer: BackupWriter, absolute: string, relative: string): Promise<void> {

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { parseDatabaseUrl } from '../db/database.ts';
+import { loadPostgres, type DumpedColumn } from '../db/postgres-dump.ts';
 import { BackupRefused, readBackup, type BackupHeader } from './backup-format.ts';
 import { listFiles, sqliteFiles } from './create-backup.ts';
 
@@ -121,49 +121,19 @@ async function restoreFiles(options: RestoreOptions): Promise<number> {
 }
 
 async function restorePostgres(options: RestoreOptions, url: string): Promise<Record<string, number>> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  const counts: Record<string, number> = {};
-  try {
-    const tables = new Map<string, string[]>();
-    for await (const entry of readBackup(options.file)) if (entry.type === 'table') tables.set(entry.name, entry.columns);
-    const present = (await client.query<{ name: string }>(`SELECT tablename AS name FROM pg_tables WHERE schemaname = current_schema()`)).rows.map((r) => r.name);
-    if (present.length > 0 && !options.force) {
-      throw new Error(`The database of DATABASE_URL has ${present.length} tables already; restore into an empty database, or add --force to replace Forja's tables`);
-    }
-    if (options.force) for (const name of present.filter((n) => tables.has(n))) await client.query(`DROP TABLE "${name}" CASCADE`);
-    // The tables, indexes, triggers and generated columns exactly as this version's server makes them.
-    await createSchema(url);
-    await client.query('BEGIN');
-    for (const [name, columns] of tables) {
-      // A table this version no longer creates keeps its data, with the backup's column types.
-      await client.query(`CREATE TABLE IF NOT EXISTS "${name}" (${columns.map((c) => c.replace(COLUMN, '"$1" $2')).join(', ')})`);
-      await client.query(`TRUNCATE "${name}"`);
-      counts[name] = 0;
-    }
-    for await (const entry of readBackup(options.file)) {
-      if (entry.type !== 'rows' || entry.rows.length === 0) continue;
-      const columns = tables.get(entry.table)!.map((c) => `"${COLUMN.exec(c)![1]}"`);
-      const width = columns.length;
-      const values = entry.rows.map((_row, r) => `(${columns.map((_c, i) => `$${r * width + i + 1}`).join(', ')})`);
-      await client.query(`INSERT INTO "${entry.table}" (${columns.join(', ')}) VALUES ${values.join(', ')}`, entry.rows.flat());
-      counts[entry.table] += entry.rows.length;
-    }
-    // Serial columns (rag_chunk.id) continue after the restored rows.
-    const serials = await client.query<{ table_name: string; column_name: string }>(
-      `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND column_default LIKE 'nextval(%'`,
-    );
-    for (const { table_name: table, column_name: column } of serials.rows) {
-      await client.query(`SELECT setval(pg_get_serial_sequence($1, $2), COALESCE((SELECT MAX("${column}") FROM "${table}"), 0) + 1, false)`, [`"${table}"`, column]);
-    }
-    await client.query('COMMIT');
-    return counts;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw error;
-  } finally {
-    await client.end();
+  const tables = new Map<string, DumpedColumn[]>();
+  for await (const entry of readBackup(options.file)) {
+    if (entry.type === 'table') tables.set(entry.name, entry.columns.map((c) => ({ name: COLUMN.exec(c)![1], type: COLUMN.exec(c)![2] })));
   }
+  return loadPostgres(url, {
+    tables,
+    force: options.force === true,
+    // The tables, indexes, triggers and generated columns exactly as this version's server makes them.
+    createSchema: () => createSchema(url),
+    rows: async function* () {
+      for await (const entry of readBackup(options.file)) if (entry.type === 'rows') yield entry;
+    },
+  });
 }
 
 /** Runs this version's server once on the database (in a scratch DATA_DIR) so every table it makes exists; its seed is then truncated. */
@@ -179,16 +149,8 @@ async function createSchema(url: string): Promise<void> {
       config: { ...loadConfig({ DATA_DIR: scratch, LOG_LEVEL: 'silent' }), databaseUrl: url, port: 0, distDir: path.join(scratch, 'no-dist') },
       identity: { adminUsername: 'admin', adminPassword: `Restore-${secret().slice(0, 24)}`, jwtSecret: secret(), apiKeySecret: secret() },
     });
-    try {
-      // Made on first use by the server, so made here: the RAG index (its generated tsvector) and the recovery codes.
-      const { postgresPoolOf } = await import('../db/postgres-database.ts');
-      const { PostgresFtsIndex } = await import('../rag/search/postgres-fts-index.ts');
-      const { RecoveryCodes } = await import('../identity/recovery-codes.ts');
-      await new PostgresFtsIndex(postgresPoolOf(forja.database)!).ready();
-      await new RecoveryCodes(forja.database).migrate();
-    } finally {
-      await forja.app.close();
-    }
+    // Every table is made at start: the entities' and Forja's own (server/db/owned-tables.ts).
+    await forja.app.close();
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }

@@ -24,20 +24,6 @@ export class EmailCodes {
     private readonly secret: string,
   ) {}
 
-  async migrate(): Promise<void> {
-    await this.database.kysely.schema
-      .createTable(TABLE)
-      .ifNotExists()
-      .addColumn('conversationId', 'text', (c) => c.primaryKey())
-      .addColumn('email', 'text', (c) => c.notNull())
-      .addColumn('codeHash', 'text', (c) => c.notNull())
-      .addColumn('expiresAt', 'text', (c) => c.notNull())
-      .addColumn('issuedAt', 'text', (c) => c.notNull())
-      .addColumn('attempts', 'integer', (c) => c.notNull())
-      .addColumn('issued', 'integer', (c) => c.notNull())
-      .execute();
-  }
-
   /** A new code for the conversation (replacing a pending one), or 429 when asked too often. */
   async issue(conversationId: string, email: string, now = Date.now()): Promise<string> {
     const row = await this.row(conversationId);

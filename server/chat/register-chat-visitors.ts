@@ -19,7 +19,6 @@ export async function registerChatVisitors(app: FastifyInstance, deps: FeatureDe
   const secret = readOrCreateSecret(deps.config.dataDir, 'jwt-secret', deps.identity.config.jwtSecret).value;
   const tokens = new ConversationTokens(secret);
   const codes = new EmailCodes(deps.database, secret);
-  await codes.migrate();
   const verification = new ContactVerification({
     store,
     contacts: new VisitorContacts(deps.database, deps.service),

@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { ColumnType } from '../../contract/model/entity-model.ts';
 import { LIKE_ESCAPE_CHAR, type SqlDialect } from './sql-dialect.ts';
 
@@ -63,6 +63,10 @@ export const postgresDialect: SqlDialect = {
   isUniqueViolation(error: unknown): boolean {
     const code = (error as { code?: unknown } | null)?.code;
     return code === '23505';
+  },
+
+  columnsOf(table: string): RawBuilder<{ name: string }> {
+    return sql<{ name: string }>`SELECT column_name AS name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ${table}`;
   },
 
   jsonArrayContainsAny(column: string, values: readonly unknown[]): Expression<SqlBool> {

@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ColumnType, EntityModel, FieldType } from '../../contract/model/entity-model.ts';
+import { createOwnedTables, schemaTargetOnKysely } from './owned-tables.ts';
 import type { SqlDialect } from './sql-dialect.ts';
 
 /**
@@ -38,15 +39,9 @@ export function snapshotOf(model: EntityModel): ColumnSnapshot[] {
   });
 }
 
+/** Makes the migrations table, as server/db/owned-tables.ts declares it, on `kysely` (the migrations' transaction). */
 export async function createMigrationsTable(kysely: Kysely<any>, dialect: SqlDialect): Promise<void> {
-  await kysely.schema
-    .createTable(MIGRATIONS_TABLE)
-    .ifNotExists()
-    .addColumn('seq', sql.raw(dialect.columnType('integer')), (c) => c.primaryKey())
-    .addColumn('applied_at', sql.raw(dialect.columnType('timestamp')), (c) => c.notNull())
-    .addColumn('steps', sql.raw(dialect.columnType('text')), (c) => c.notNull())
-    .addColumn('snapshot', sql.raw(dialect.columnType('text')), (c) => c.notNull())
-    .execute();
+  await createOwnedTables(schemaTargetOnKysely(kysely, dialect), [MIGRATIONS_TABLE]);
 }
 
 export interface AppliedMigration {

@@ -1,4 +1,4 @@
-import type { Expression, SqlBool } from 'kysely';
+import type { Expression, RawBuilder, SqlBool } from 'kysely';
 import type { ColumnType } from '../../contract/model/entity-model.ts';
 
 /**
@@ -28,6 +28,8 @@ export interface SqlDialect {
   jsonArrayContainsAny(column: string, values: readonly unknown[]): Expression<SqlBool>;
   /** True when `error` is this engine's refusal of a write by a unique index or primary key. */
   isUniqueViolation(error: unknown): boolean;
+  /** The names of `table`'s columns, one row each (no rows when it does not exist). */
+  columnsOf(table: string): RawBuilder<{ name: string }>;
 }
 
 export const LIKE_ESCAPE_CHAR = '\\';

@@ -1,4 +1,4 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { ColumnType } from '../../contract/model/entity-model.ts';
 import { LIKE_ESCAPE_CHAR, type SqlDialect } from './sql-dialect.ts';
 
@@ -58,6 +58,10 @@ export const sqliteDialect: SqlDialect = {
   isUniqueViolation(error: unknown): boolean {
     const code = (error as { code?: unknown } | null)?.code;
     return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  },
+
+  columnsOf(table: string): RawBuilder<{ name: string }> {
+    return sql<{ name: string }>`SELECT name FROM pragma_table_info(${table})`;
   },
 
   jsonArrayContainsAny(column: string, values: readonly unknown[]): Expression<SqlBool> {

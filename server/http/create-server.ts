@@ -9,6 +9,7 @@ import { loadEnvironmentDefaults, loadFeatureConfig, type EnvironmentDefaults, t
 import { createRuntimeConfigReader } from '../config/create-runtime-config-reader.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateEntities } from '../db/migrate-entities.ts';
+import { createOwnedTables } from '../db/owned-tables.ts';
 import { entities as generatedEntities } from '../generated/entities.ts';
 import { schemas as generatedSchemas, type EntitySchemas } from '../generated/schemas.ts';
 import { createEntityAjv } from '../entities/ajv-instance.ts';
@@ -139,6 +140,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   // Instances starting together on one PostgreSQL database migrate and seed one at a time.
   try {
     await database.exclusive('forja:startup', async () => {
+      // Forja's own tables (jobs, codes, RAG index, coordination), then the manifests' entities.
+      await createOwnedTables(database);
       await migrateEntities(database, models, app.log);
       await seedDatabase({ database, service, entities, identity: identityConfig, dataDir: config.dataDir, port: config.port });
     });

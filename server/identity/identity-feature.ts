@@ -29,8 +29,6 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   registerNoStore(app);
   const accounts = new UserAccounts(database, service);
   const codes = new RecoveryCodes(database);
-  await codes.migrate();
-  await identity.tokenVersions.migrate();
   await ensureUniqueUsernames(database, app.log);
   // Privilege boundaries, global records, last administrator, records in use: entity-service
   // hooks, so every write path (REST, GraphQL, import) runs them.

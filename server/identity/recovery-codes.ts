@@ -14,16 +14,6 @@ export const RECOVERY_CODE_LIFETIME_MS = 15 * 60 * 1000;
 export class RecoveryCodes {
   constructor(private readonly database: Database) {}
 
-  async migrate(): Promise<void> {
-    await this.database.kysely.schema
-      .createTable(TABLE)
-      .ifNotExists()
-      .addColumn('codeHash', 'text', (c) => c.primaryKey())
-      .addColumn('userId', 'text', (c) => c.notNull())
-      .addColumn('expiresAt', 'text', (c) => c.notNull())
-      .execute();
-  }
-
   async issue(userId: string, now = Date.now()): Promise<string> {
     const code = randomToken(24);
     await this.database.run(this.database.kysely.deleteFrom(TABLE).where('expiresAt', '<', new Date(now).toISOString()).compile());

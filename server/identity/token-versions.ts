@@ -18,16 +18,6 @@ export const tokenHash = (token: string) => createHash('sha256').update(token).d
 export class TokenVersions {
   constructor(private readonly database: Database) {}
 
-  async migrate(): Promise<void> {
-    await this.database.kysely.schema
-      .createTable(TOKEN_VERSIONS_TABLE)
-      .ifNotExists()
-      .addColumn('userId', 'text', (c) => c.primaryKey())
-      .addColumn('version', 'integer', (c) => c.notNull())
-      .addColumn('keepTokenHash', 'text')
-      .execute();
-  }
-
   async current(userId: string): Promise<number> {
     const row = await this.database.first(
       this.database.kysely.selectFrom(TOKEN_VERSIONS_TABLE).select('version').where('userId', '=', userId).compile(),

@@ -14,7 +14,6 @@ const PRUNE_EVERY_MS = 3600_000;
  */
 export async function createJobQueue(app: FastifyInstance, database: Database, settings: JobSettings): Promise<JobQueue> {
   const store = createJobStore(database);
-  await store.prepare();
   const jobs = new JobQueue(store, settings, app.log);
   // Finished jobs are kept for the jobs panel, then deleted: the table cannot grow without bound.
   jobs.handle('jobs-prune', {

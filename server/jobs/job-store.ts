@@ -5,13 +5,12 @@ import { ACTIVE_STATES, type EnqueueJob, type JobError, type JobProgress, type J
 const TABLE = 'forja_jobs';
 
 /**
- * The durable half of the job queue: one table, the same on both engines except for how a worker
+ * The durable half of the job queue: one table (forja_jobs, made at start with Forja's other own
+ * tables, server/db/owned-tables.ts), the same on both engines except for how a worker
  * claims the next job. Every state change is one conditional UPDATE (`WHERE state = 'running' AND
  * worker = me`), so an instance that lost a job to the reaper can never overwrite its new owner.
  */
 export interface JobStore {
-  /** Creates the table and indexes (idempotent; instances starting together take turns). */
-  prepare(): Promise<void>;
   /** False when the singleton key or the fixed id is already taken. */
   insert(job: JobRecord): Promise<boolean>;
   get(id: string): Promise<JobRecord | null>;
@@ -77,42 +76,6 @@ class SqlJobStore implements JobStore {
 
   private run(query: RawBuilder<unknown>): Promise<number> {
     return this.database.run(query.compile(this.database.kysely));
-  }
-
-  async prepare(): Promise<void> {
-    // The same DDL on both engines: TEXT, INTEGER and BIGINT mean the same there.
-    await this.database.exclusive('forja:jobs-schema', async () => {
-      await this.run(sql`CREATE TABLE IF NOT EXISTS ${sql.table(TABLE)} (
-        id TEXT PRIMARY KEY,
-        kind TEXT NOT NULL,
-        state TEXT NOT NULL,
-        user_id TEXT,
-        tenant_id TEXT,
-        singleton_key TEXT,
-        subject TEXT,
-        payload TEXT,
-        context TEXT NOT NULL,
-        progress_done BIGINT NOT NULL DEFAULT 0,
-        progress_total BIGINT NOT NULL DEFAULT 0,
-        phase TEXT,
-        result TEXT,
-        error TEXT,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        max_attempts INTEGER NOT NULL DEFAULT 1,
-        run_after BIGINT NOT NULL,
-        heartbeat_at BIGINT,
-        worker TEXT,
-        cancel_requested INTEGER NOT NULL DEFAULT 0,
-        created_at BIGINT NOT NULL,
-        started_at BIGINT,
-        finished_at BIGINT
-      )`);
-      // One queued or running job per singleton key, across every instance (the database decides).
-      await this.run(sql`CREATE UNIQUE INDEX IF NOT EXISTS forja_jobs_singleton ON ${sql.table(TABLE)} (singleton_key) WHERE state IN (${active})`);
-      await this.run(sql`CREATE INDEX IF NOT EXISTS forja_jobs_due ON ${sql.table(TABLE)} (state, run_after)`);
-      await this.run(sql`CREATE INDEX IF NOT EXISTS forja_jobs_user ON ${sql.table(TABLE)} (user_id, created_at)`);
-      await this.run(sql`CREATE INDEX IF NOT EXISTS forja_jobs_key ON ${sql.table(TABLE)} (singleton_key, created_at)`);
-    });
   }
 
   async insert(job: JobRecord): Promise<boolean> {

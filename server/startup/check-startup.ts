@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import pg from 'pg';
 import type { ServerConfig } from '../config.ts';
 import { parseDatabaseUrl } from '../db/database.ts';
+import { probePostgres } from '../db/postgres-probe.ts';
 import { StartupError } from './startup-error.ts';
 
 /** How long the PostgreSQL check waits for a connection before it gives up. */
@@ -96,16 +96,10 @@ function checkSqliteFile(file: string): void {
 /** Connects once and runs `select 1`; the URL's password is never printed. */
 async function checkPostgres(url: string): Promise<void> {
   const where = describePostgres(url);
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: DATABASE_CHECK_TIMEOUT_MS });
-  // A connection that fails after connecting must not crash the process with an unhandled 'error'.
-  client.on('error', () => {});
   try {
-    await client.connect();
-    await client.query('select 1');
+    await probePostgres(url, DATABASE_CHECK_TIMEOUT_MS);
   } catch (error) {
     throw postgresStartupError(error, where);
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 

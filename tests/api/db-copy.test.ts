@@ -11,8 +11,8 @@ import { sqliteHandleOf } from '../../server/db/sqlite-database.ts';
 import { createForjaServer } from '../../server/http/create-server.ts';
 import { RecoveryCodes } from '../../server/identity/recovery-codes.ts';
 import { sha256Hex } from '../../server/rag/chunk/sha256-hex.ts';
-import { PostgresFtsIndex } from '../../server/rag/search/postgres-fts-index.ts';
-import { SqliteFtsIndex } from '../../server/rag/search/sqlite-fts-index.ts';
+import { PostgresFtsIndex } from '../../server/db/retrieval/postgres-fts-index.ts';
+import { SqliteFtsIndex } from '../../server/db/retrieval/sqlite-fts-index.ts';
 import { copyDatabase } from '../../scripts/db-copy.ts';
 import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 

@@ -4,11 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../server/rag/chunk/sha256-hex.ts';
 import type { SourcedChunk } from '../../server/rag/rag-types.ts';
 import type { RetrievalIndex } from '../../server/rag/search/retrieval-index.ts';
-import { PostgresFtsIndex } from '../../server/rag/search/postgres-fts-index.ts';
-import { SqliteFtsIndex } from '../../server/rag/search/sqlite-fts-index.ts';
+import { PostgresFtsIndex } from '../../server/db/retrieval/postgres-fts-index.ts';
+import { SqliteFtsIndex } from '../../server/db/retrieval/sqlite-fts-index.ts';
 import { spanishTerms } from '../../server/language/spanish-analyzer.ts';
 import type { Language } from '../../server/language/language-analyzers.ts';
 import { readQaSet } from '../helpers/multilingual-retrieval.ts';
+import { memorySqliteWithOwnedTables, withOwnedTables } from '../helpers/owned-tables.ts';
 import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 
 /**
@@ -26,13 +27,13 @@ let pool: pg.Pool | null = null;
 let databaseUrl = '';
 
 beforeAll(async () => {
-  reference = new SqliteFtsIndex(new Database(':memory:'));
+  reference = new SqliteFtsIndex(await memorySqliteWithOwnedTables());
   if (TEST_BACKEND === 'postgres') {
     databaseUrl = await createTestPostgresDatabase();
     pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-    index = new PostgresFtsIndex(pool);
+    index = new PostgresFtsIndex(await withOwnedTables(pool));
   } else {
-    index = new SqliteFtsIndex(new Database(':memory:'));
+    index = new SqliteFtsIndex(await memorySqliteWithOwnedTables());
   }
 });
 afterAll(async () => {
@@ -111,7 +112,8 @@ describe.runIf(TEST_BACKEND === 'sqlite')('an index trained before languages (SQ
       db.prepare('INSERT INTO rag_chunk VALUES (?, 1, 1, ?, ?, ?)').run(i + 1, sha256Hex(content), content, `old#${i}`);
       db.prepare('INSERT INTO rag_fts_1 (rowid, terms) VALUES (?, ?)').run(i + 1, spanishTerms(content).join(' '));
     });
-    const legacy = new SqliteFtsIndex(db);
+    // A start brings the tables up to date (server/db/owned-tables.ts).
+    const legacy = new SqliteFtsIndex(await withOwnedTables(db));
     expect((await legacy.search('old', 'devolucion', { maxResults: 1, scoreThreshold: 0 }))[0]?.source).toBe('old#0');
     // Chinese was one long token then: a part of it found nothing.
     expect(await legacy.search('old', '退货', { maxResults: 1, scoreThreshold: 0 })).toEqual([]);
@@ -140,14 +142,15 @@ describe.runIf(TEST_BACKEND === 'postgres')('an index trained before languages (
       for (const [i, content] of old.entries()) {
         await legacyPool.query('INSERT INTO rag_chunk (slot, generation, hash, content, source) VALUES (1, 1, $1, $2, $3)', [sha256Hex(content), content, `old#${i}`]);
       }
-      const upgraded = new PostgresFtsIndex(legacyPool);
+      // A start brings the tables up to date (server/db/owned-tables.ts), the index the terms.
+      const upgraded = new PostgresFtsIndex(await withOwnedTables(legacyPool));
       expect((await upgraded.search('old', '退货', { maxResults: 1, scoreThreshold: 0 }))[0]?.source).toBe('old#1');
       expect((await upgraded.search('old', 'devolucion', { maxResults: 1, scoreThreshold: 0 }))[0]?.source).toBe('old#0');
       expect((await upgraded.search('old', 'How much is shipping?', { maxResults: 1, scoreThreshold: 0 }))[0]?.source).toBe('old#2');
       const { rows } = await legacyPool.query("SELECT languages FROM rag_knowledge WHERE knowledge_id = 'old'");
       expect(rows[0].languages).toBe('en,es,zh');
       // A second instance starting later finds nothing left to do.
-      const again = new PostgresFtsIndex(legacyPool);
+      const again = new PostgresFtsIndex(await withOwnedTables(legacyPool));
       await again.ready();
       expect((await legacyPool.query('SELECT count(*)::int AS n FROM rag_chunk WHERE terms IS NULL')).rows[0].n).toBe(0);
     } finally {

@@ -19,7 +19,7 @@ import { system } from '../../server/entities/system-context.ts';
 import { OfflineProvider } from '../../server/llm/offline-provider.ts';
 import { buildChatMessages } from '../../server/chat/prompt/build-chat-messages.ts';
 import { sha256Hex } from '../../server/rag/chunk/sha256-hex.ts';
-import { SqliteFtsIndex } from '../../server/rag/search/sqlite-fts-index.ts';
+import { SqliteFtsIndex } from '../../server/db/retrieval/sqlite-fts-index.ts';
 
 const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 10_000);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 400);

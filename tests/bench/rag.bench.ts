@@ -12,12 +12,13 @@ import { chunkText } from '../../server/rag/chunk/chunk-text.ts';
 import { recursiveCharacterSplit } from '../../server/rag/chunk/recursive-character-split.ts';
 import { sha256Hex } from '../../server/rag/chunk/sha256-hex.ts';
 import type { SourcedChunk } from '../../server/rag/rag-types.ts';
-import { SqliteFtsIndex } from '../../server/rag/search/sqlite-fts-index.ts';
-import { HybridIndex } from '../../server/rag/search/hybrid-index.ts';
+import { SqliteFtsIndex } from '../../server/db/retrieval/sqlite-fts-index.ts';
+import { HybridIndex } from '../../server/db/retrieval/hybrid-index.ts';
 import type { RetrievalIndex } from '../../server/rag/search/retrieval-index.ts';
 import { createEmbeddingProvider } from '../../server/llm/create-embedding-provider.ts';
 import { loadEnvironmentDefaults } from '../../server/config.ts';
 import { readFileSync } from 'node:fs';
+import { withOwnedTables } from '../helpers/owned-tables.ts';
 
 const WORDS = (
   'el la de que y en a los se del las un por con no una su para es al lo como más pero sus le ya o este sí porque esta ' +
@@ -125,6 +126,7 @@ try {
   const db = new Database(path.join(dir, 'rag.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
+  await withOwnedTables(db);
   const index = new SqliteFtsIndex(db);
 
   // 2. Training 10,000 chunks: first time, then again with 10% changed (incremental).

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import Database from 'better-sqlite3';
 import { sha256Hex } from '../../server/rag/chunk/sha256-hex.ts';
 import type { SourcedChunk } from '../../server/rag/rag-types.ts';
 import type { RetrievalIndex } from '../../server/rag/search/retrieval-index.ts';
-import { SqliteFtsIndex } from '../../server/rag/search/sqlite-fts-index.ts';
+import { SqliteFtsIndex } from '../../server/db/retrieval/sqlite-fts-index.ts';
 import { LANGUAGES, type Language } from '../../server/language/language-analyzers.ts';
+import { memorySqliteWithOwnedTables } from './owned-tables.ts';
 
 /**
  * The multilingual question sets (tests/fixtures/multilingual-qa/<language>.json, written for
@@ -69,7 +69,7 @@ async function score(index: RetrievalIndex, knowledgeId: string, sets: readonly 
 
 /** Forja's SQLite retrieval on one language's set, alone in its knowledge base. */
 export async function scoreLanguage(language: Language): Promise<RetrievalScore> {
-  const db = new Database(':memory:');
+  const db = await memorySqliteWithOwnedTables();
   try {
     return (await score(new SqliteFtsIndex(db), `qa-${language}`, [readQaSet(language)], true)).get(language)!;
   } finally {
@@ -79,7 +79,7 @@ export async function scoreLanguage(language: Language): Promise<RetrievalScore>
 
 /** Every language's paragraphs in ONE knowledge base: each question must still find its own. */
 export async function scoreMixedBase(languages: readonly Language[] = QA_LANGUAGES): Promise<Map<string, RetrievalScore>> {
-  const db = new Database(':memory:');
+  const db = await memorySqliteWithOwnedTables();
   try {
     return await score(new SqliteFtsIndex(db), 'qa-mixed', languages.map(readQaSet), true);
   } finally {

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import { postgresSchemaOnce } from '../postgres-schema-once.ts';
 
 /** Epoch milliseconds by the database's clock, so every instance counts in the same window. */
 const NOW_MS = '(extract(epoch from now()) * 1000)::bigint';
@@ -35,10 +34,8 @@ export interface FixedWindowCount {
 }
 
 export interface FixedWindowCounterOptions {
-  /** The unlogged table of this counter's windows, created on first use. */
+  /** The unlogged table of this counter's windows (one of server/db/owned-tables.ts). */
   table: string;
-  /** The advisory lock name its creation is serialised under (postgres-schema-once.ts). */
-  schemaLock: string;
   /** Named in the warning when deleting finished windows fails. */
   label: string;
   log: FastifyBaseLogger;
@@ -54,15 +51,10 @@ export interface FixedWindowCounterOptions {
 export function postgresFixedWindowCounter(pool: pg.Pool, options: FixedWindowCounterOptions): (hit: FixedWindowHit) => Promise<FixedWindowCount> {
   const { table, log } = options;
   let hits = 0;
-  const ensureTable = postgresSchemaOnce(pool, options.schemaLock, [
-    `CREATE UNLOGGED TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, count integer NOT NULL, reset_at bigint NOT NULL)`,
-  ]);
-
   return async ({ key, windowMs, max, overLimit = 'keep' }) => {
     if (overLimit !== 'keep' && !(Number.isInteger(max) && max! >= 0)) {
       throw new Error(`postgresFixedWindowCounter(${table}): overLimit '${overLimit}' needs max, a whole number of 0 or more (got ${String(max)})`);
     }
-    await ensureTable();
     const expired = `w.reset_at <= ${NOW_MS}`;
     const over = 'w.count + 1 > $3';
     // Within a live window, the end a hit gives it (mirrors the plugin's Redis script).

@@ -34,7 +34,7 @@ export function postgresLocksAndCounters(pool: pg.Pool, log: FastifyBaseLogger):
     return connecting;
   };
 
-  const countHit = postgresFixedWindowCounter(pool, { table: 'forja_chat_rate_windows', schemaLock: 'forja:chat:schema', label: 'chat rate', log });
+  const countHit = postgresFixedWindowCounter(pool, { table: 'forja_chat_rate_windows', label: 'chat rate', log });
 
   return {
     backend: 'postgres',

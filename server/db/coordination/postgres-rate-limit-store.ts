@@ -23,7 +23,7 @@ function overLimitOf(options: unknown): OverLimit {
  * and the plugin then fails with a message naming it.
  */
 export function postgresRateLimitStore(pool: pg.Pool, log: FastifyBaseLogger): FastifyRateLimitStoreCtor {
-  const hit = postgresFixedWindowCounter(pool, { table: 'forja_rate_windows', schemaLock: 'forja:rate-windows:schema', label: 'rate-limit window', log });
+  const hit = postgresFixedWindowCounter(pool, { table: 'forja_rate_windows', label: 'rate-limit window', log });
 
   /** One route's counters (or the root's): keys under `prefix`, over-limit hits handled as `overLimit` says. */
   class RouteStore implements FastifyRateLimitStore {

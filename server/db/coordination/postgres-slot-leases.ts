@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { ReleaseSlot, SlotStore } from './coordination.ts';
-import { inPostgresTransaction, postgresSchemaOnce } from '../postgres-schema-once.ts';
+import { inPostgresTransaction } from '../in-postgres-transaction.ts';
 
 /** First key of the slot locks ('forl'): two-key advisory locks, a space apart from the chat's ('forj') and one-key locks. */
 const LOCK_SPACE = 0x666f726c;
@@ -29,11 +29,6 @@ export function postgresSlotLeases(pool: pg.Pool, options: { ttlMs: number; log:
   const held = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
 
-  const ensureTable = postgresSchemaOnce(pool, 'forja:slot-leases:schema', [
-    `CREATE UNLOGGED TABLE IF NOT EXISTS ${TABLE} (id text PRIMARY KEY, name text NOT NULL, expires_at bigint NOT NULL)`,
-    `CREATE INDEX IF NOT EXISTS ${TABLE}_name ON ${TABLE} (name, expires_at)`,
-  ]);
-
   const renew = async () => {
     if (held.size === 0) return;
     await pool
@@ -53,7 +48,6 @@ export function postgresSlotLeases(pool: pg.Pool, options: { ttlMs: number; log:
 
   return {
     async take(name: string, max: number): Promise<ReleaseSlot | null> {
-      await ensureTable();
       const id = randomUUID();
       const taken = await inPostgresTransaction(pool, async (client) => {
         await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOCK_SPACE, name]);

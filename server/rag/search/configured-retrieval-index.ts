@@ -2,7 +2,7 @@ import type { RuntimeConfigReader } from '../../config/resolve-runtime-config.ts
 import type { Database } from '../../db/database.ts';
 import { createEmbeddingProvider } from '../../llm/create-embedding-provider.ts';
 import type { EmbeddingProvider } from '../../llm/embedding-provider.ts';
-import { createRetrievalIndex, type ChosenIndex } from './create-retrieval-index.ts';
+import { createRetrievalIndex, type ChosenIndex } from '../../db/retrieval/create-retrieval-index.ts';
 
 export interface ConfiguredIndex extends ChosenIndex {
   /** The embedder the index uses; null: full text only. */

@@ -1,11 +1,11 @@
-import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OfflineProvider } from '../../../server/llm/offline-provider.ts';
 import { sha256Hex } from '../../../server/rag/chunk/sha256-hex.ts';
-import { SqliteFtsIndex } from '../../../server/rag/search/sqlite-fts-index.ts';
+import { SqliteFtsIndex } from '../../../server/db/retrieval/sqlite-fts-index.ts';
 import type { Language } from '../../../server/language/language-analyzers.ts';
 import { QA_LANGUAGES, readQaSet } from '../../helpers/multilingual-retrieval.ts';
 import { offTopicQuestions, UNRELATED_TOPICS } from '../../helpers/off-topic-questions.ts';
+import { memorySqliteWithOwnedTables } from '../../helpers/owned-tables.ts';
 
 /**
  * The honest "I don't know" in every language (issue 28 item 2): a knowledge base per language
@@ -16,7 +16,7 @@ import { offTopicQuestions, UNRELATED_TOPICS } from '../../helpers/off-topic-que
  */
 const DEFAULT_THRESHOLD = 0.5; // Knowledge.scoreThreshold's default (manifests/knowledge.json)
 const FALLBACK = 'FALLBACK';
-const index = new SqliteFtsIndex(new Database(':memory:'));
+const index = new SqliteFtsIndex(await memorySqliteWithOwnedTables());
 const offline = new OfflineProvider();
 
 async function answer(language: Language, question: string): Promise<{ source: string } | null> {

@@ -3,10 +3,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../server/rag/chunk/sha256-hex.ts';
 import type { SourcedChunk } from '../../../server/rag/rag-types.ts';
 import type { EmbeddingProvider } from '../../../server/rag/search/embedding-provider.ts';
-import { HybridIndex } from '../../../server/rag/search/hybrid-index.ts';
+import { HybridIndex } from '../../../server/db/retrieval/hybrid-index.ts';
 import { spanishTerms } from '../../../server/language/spanish-analyzer.ts';
-import { SqliteFtsIndex } from '../../../server/rag/search/sqlite-fts-index.ts';
+import { SqliteFtsIndex } from '../../../server/db/retrieval/sqlite-fts-index.ts';
 import { reciprocalRankFusion } from '../../../server/rag/search/reciprocal-rank-fusion.ts';
+import { memorySqliteWithOwnedTables } from '../../helpers/owned-tables.ts';
 
 /**
  * A deterministic stand-in for an embedding model: bag of stems hashed into 64 dimensions, with a
@@ -39,8 +40,8 @@ const DOCS = [
 let db: Database.Database;
 let embedder: FakeEmbedder;
 let index: HybridIndex;
-beforeEach(() => {
-  db = new Database(':memory:');
+beforeEach(async () => {
+  db = await memorySqliteWithOwnedTables();
   embedder = new FakeEmbedder();
   index = new HybridIndex(db, embedder);
 });

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import Database from 'better-sqlite3';
 import { sha256Hex } from '../../../server/rag/chunk/sha256-hex.ts';
-import { SqliteFtsIndex } from '../../../server/rag/search/sqlite-fts-index.ts';
+import { SqliteFtsIndex } from '../../../server/db/retrieval/sqlite-fts-index.ts';
 import { QA_DIR, QA_LANGUAGES, readQaSet, scoreLanguage, scoreMixedBase, type RetrievalScore } from '../../helpers/multilingual-retrieval.ts';
+import { memorySqliteWithOwnedTables } from '../../helpers/owned-tables.ts';
 
 /**
  * Retrieval in every language against the floor (shared/retrieval/bm25_lang.py: BM25 with a
@@ -57,7 +57,7 @@ describe('an off-topic question', () => {
     };
     for (const [language, question] of Object.entries(offTopic)) {
       const set = readQaSet(language as never);
-      const index = new SqliteFtsIndex(new Database(':memory:'));
+      const index = new SqliteFtsIndex(await memorySqliteWithOwnedTables());
       await index.replace(language, set.items.map((item, i) => ({ content: item.context, hash: sha256Hex(item.context), source: String(i) })));
       const hits = await index.search(language, question, { maxResults: 5, scoreThreshold: 0 });
       for (const hit of hits) expect(hit.score, `${language}: ${question} -> ${hit.content}`).toBeLessThan(0.5);

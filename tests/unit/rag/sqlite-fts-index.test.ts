@@ -3,8 +3,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../../../server/rag/chunk/sha256-hex.ts';
 import { RagError } from '../../../server/rag/rag-error.ts';
 import type { SourcedChunk } from '../../../server/rag/rag-types.ts';
-import { SqliteFtsIndex } from '../../../server/rag/search/sqlite-fts-index.ts';
+import { SqliteFtsIndex } from '../../../server/db/retrieval/sqlite-fts-index.ts';
 import { UNSEEN_WEIGHT } from '../../../server/rag/search/bm25-score.ts';
+import { memorySqliteWithOwnedTables } from '../../helpers/owned-tables.ts';
 
 const chunk = (content: string, source = 'manual'): SourcedChunk => ({ content, hash: sha256Hex(content), source });
 
@@ -19,8 +20,8 @@ const ALL = { maxResults: 10, scoreThreshold: 0 };
 
 let db: Database.Database;
 let index: SqliteFtsIndex;
-beforeEach(() => {
-  db = new Database(':memory:');
+beforeEach(async () => {
+  db = await memorySqliteWithOwnedTables();
   index = new SqliteFtsIndex(db, { batchSize: 2 });
 });
 afterEach(() => db.close());

@@ -7,8 +7,9 @@ import type { Database } from '../../../server/db/database.ts';
 import { openSqliteDatabase } from '../../../server/db/sqlite-database.ts';
 import { sha256Hex } from '../../../server/rag/chunk/sha256-hex.ts';
 import type { SourcedChunk } from '../../../server/rag/rag-types.ts';
-import { createRetrievalIndex } from '../../../server/rag/search/create-retrieval-index.ts';
+import { createRetrievalIndex } from '../../../server/db/retrieval/create-retrieval-index.ts';
 import type { RetrievalIndex } from '../../../server/rag/search/retrieval-index.ts';
+import { createOwnedTables } from '../../../server/db/owned-tables.ts';
 
 /**
  * The RAG index writes on the server's own SQLite connection, so it must wait at the database's
@@ -35,6 +36,7 @@ beforeEach(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-rag-gate-'));
   database = openSqliteDatabase(path.join(dir, 'forja.db'));
   await database.run(sql`CREATE TABLE entity_rows (id INTEGER PRIMARY KEY, name TEXT NOT NULL)`.compile(database.kysely));
+  await createOwnedTables(database);
   index = createRetrievalIndex(database, null).index;
 });
 

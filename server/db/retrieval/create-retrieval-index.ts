@@ -1,10 +1,10 @@
-import type { Database } from '../../db/database.ts';
-import { postgresPoolOf } from '../../db/postgres-database.ts';
-import { sqliteHandleOf, sqliteWriteGateOf } from '../../db/sqlite-database.ts';
-import type { EmbeddingProvider } from './embedding-provider.ts';
+import type { Database } from '../database.ts';
+import { postgresPoolOf } from '../postgres-database.ts';
+import { sqliteHandleOf, sqliteWriteGateOf } from '../sqlite-database.ts';
+import type { EmbeddingProvider } from '../../rag/search/embedding-provider.ts';
 import { HybridIndex } from './hybrid-index.ts';
 import { PostgresFtsIndex } from './postgres-fts-index.ts';
-import type { RetrievalIndex } from './retrieval-index.ts';
+import type { RetrievalIndex } from '../../rag/search/retrieval-index.ts';
 import { SqliteFtsIndex } from './sqlite-fts-index.ts';
 
 export interface ChosenIndex {

@@ -1,19 +1,14 @@
 import type pg from 'pg';
-import { RagError } from '../rag-error.ts';
-import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
-import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
-import { checkKnowledgeId, checkSearchInput, uniqueByHash } from './index-input.ts';
-import { bm25Score, fullMatchOf, type Bm25Stats } from './bm25-score.ts';
-import { ANALYZER_VERSION, chunkLanguage, chunkTerms, parseLanguages, queryTerms } from './index-terms.ts';
+import { RagError } from '../../rag/rag-error.ts';
+import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../../rag/rag-types.ts';
+import type { IndexStats, ReplaceResult, RetrievalIndex } from '../../rag/search/retrieval-index.ts';
+import { checkKnowledgeId, checkSearchInput, uniqueByHash } from '../../rag/search/index-input.ts';
+import { bm25Score, fullMatchOf, type Bm25Stats } from '../../rag/search/bm25-score.ts';
+import { ANALYZER_VERSION, chunkLanguage, chunkTerms, parseLanguages, queryTerms } from '../../rag/search/index-terms.ts';
 
 /** Candidates ranked by ts_rank_cd in SQL per result asked for (at least MIN_CANDIDATES), before BM25 in JS. */
 const CANDIDATES_PER_RESULT = 4;
 const MIN_CANDIDATES = 50;
-/**
- * Text search configuration of the `tsv` column: `simple`, over terms the JS analyzers already made
- * (index-terms.ts), so both engines search the same terms in every language.
- */
-export const TS_CONFIG = 'simple';
 /** Chunks analysed per statement when an index from before languages is brought up to date. */
 const BACKFILL_BATCH = 500;
 
@@ -23,7 +18,8 @@ const BACKFILL_BATCH = 500;
  * rag_chunk holds each chunk's language and its `terms` from that language's analyzer
  * (server/language, the same as SQLite's), and a generated `tsv` column, to_tsvector('simple',
  * terms). An index from before languages (tsv over the content through `forja_es`) is brought up
- * to date once, when the first instance starts (#upgrade).
+ * to date once: its columns at start (server/db/owned-tables.ts), its terms by the first instance
+ * to use the index (ready()).
  *
  * Score (0..1, the same as the SQLite index's): the GIN index finds candidates, ranked in SQL by
  * ts_rank_cd; bm25-score.ts ranks and scores them by BM25 over their stored terms, with document
@@ -45,44 +41,13 @@ export class PostgresFtsIndex implements RetrievalIndex {
     this.#batchSize = options.batchSize ?? 500;
   }
 
-  /** Extension, configuration and tables, once per process, serialised across instances. */
+  /**
+   * Analyses the chunks that have no terms yet, once per process, serialised across instances: an
+   * index from before languages (its columns were added at start, server/db/owned-tables.ts) is
+   * brought up to date by the first instance; later starts find nothing to do.
+   */
   ready(): Promise<void> {
-    this.#ready ??= this.#withClient(async (client) => {
-      await client.query('BEGIN');
-      try {
-        await client.query("SELECT pg_advisory_xact_lock(hashtext('forja:rag:schema'))");
-        await client.query(`
-          CREATE TABLE IF NOT EXISTS rag_knowledge (
-            knowledge_id TEXT PRIMARY KEY,
-            slot BIGINT NOT NULL UNIQUE,
-            generation BIGINT NOT NULL DEFAULT 0,
-            rows BIGINT NOT NULL DEFAULT 0,
-            chunks BIGINT NOT NULL DEFAULT 0,
-            trained_at TEXT,
-            analyzer INTEGER NOT NULL DEFAULT ${ANALYZER_VERSION},
-            languages TEXT
-          )`);
-        await client.query(`
-          CREATE TABLE IF NOT EXISTS rag_chunk (
-            id BIGSERIAL PRIMARY KEY,
-            slot BIGINT NOT NULL,
-            generation BIGINT NOT NULL,
-            hash TEXT NOT NULL,
-            content TEXT NOT NULL,
-            source TEXT NOT NULL,
-            language TEXT,
-            terms TEXT,
-            tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('${TS_CONFIG}', COALESCE(terms, ''))) STORED,
-            UNIQUE (slot, hash)
-          )`);
-        await this.#upgrade(client);
-        await client.query('CREATE INDEX IF NOT EXISTS rag_chunk_tsv ON rag_chunk USING GIN (tsv)');
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        throw error;
-      }
-    });
+    this.#ready ??= this.analyseCopiedChunks().then(() => {});
     this.#ready.catch(() => (this.#ready = null));
     return this.#ready;
   }
@@ -235,25 +200,6 @@ export class PostgresFtsIndex implements RetrievalIndex {
   }
 
   /**
-   * Brings an index from before languages up to date, inside ready()'s transaction and lock: the
-   * columns are added, `tsv` is recomputed from the analysed terms, and every chunk is analysed in
-   * its detected language, in batches. Once per database; later starts find nothing to do.
-   */
-  async #upgrade(client: pg.PoolClient): Promise<void> {
-    const columns = new Set(
-      (await client.query("SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'rag_chunk'")).rows.map((r) => r.column_name),
-    );
-    await client.query(`ALTER TABLE rag_knowledge ADD COLUMN IF NOT EXISTS analyzer INTEGER NOT NULL DEFAULT ${ANALYZER_VERSION}`);
-    await client.query('ALTER TABLE rag_knowledge ADD COLUMN IF NOT EXISTS languages TEXT');
-    if (!columns.has('terms')) {
-      await client.query('ALTER TABLE rag_chunk ADD COLUMN language TEXT, ADD COLUMN terms TEXT');
-      await client.query('ALTER TABLE rag_chunk DROP COLUMN tsv');
-      await client.query(`ALTER TABLE rag_chunk ADD COLUMN tsv TSVECTOR GENERATED ALWAYS AS (to_tsvector('${TS_CONFIG}', COALESCE(terms, ''))) STORED`);
-    }
-    await this.#analyseMissing(client);
-  }
-
-  /**
    * Analyses the chunks that have no terms yet (an index from before languages, or rows copied in
    * by `npm run db:copy` from SQLite, which keeps its terms elsewhere), then records each base's languages.
    */
@@ -279,9 +225,11 @@ export class PostgresFtsIndex implements RetrievalIndex {
     return analysed;
   }
 
-  /** For `npm run db:copy`: analyses chunks copied in without terms; returns how many. */
+  /**
+   * Analyses the chunks that have no terms yet, under the index's advisory lock (ready(), and
+   * `npm run db:copy` for chunks copied in from SQLite); returns how many.
+   */
   async analyseCopiedChunks(): Promise<number> {
-    await this.ready();
     return this.#withClient(async (client) => {
       await client.query('BEGIN');
       try {

@@ -1,12 +1,12 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { RagError } from '../rag-error.ts';
-import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
+import { RagError } from '../../rag/rag-error.ts';
+import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../../rag/rag-types.ts';
 import { spanishTerms } from '../../language/spanish-analyzer.ts';
-import { ANALYZER_VERSION, chunkLanguage, chunkTerms, parseLanguages, queryTerms } from './index-terms.ts';
-import type { SqliteWriteGate } from '../../db/sqlite-database.ts';
-import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
-import { CANDIDATES_PER_RESULT, checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from './index-input.ts';
-import { bm25Score, fullMatchOf, type Bm25Stats } from './bm25-score.ts';
+import { ANALYZER_VERSION, chunkLanguage, chunkTerms, parseLanguages, queryTerms } from '../../rag/search/index-terms.ts';
+import type { SqliteWriteGate } from '../sqlite-database.ts';
+import type { IndexStats, ReplaceResult, RetrievalIndex } from '../../rag/search/retrieval-index.ts';
+import { CANDIDATES_PER_RESULT, checkKnowledgeId, checkSearchInput, MAX_QUERY_TERMS, uniqueByHash } from '../../rag/search/index-input.ts';
+import { bm25Score, fullMatchOf, type Bm25Stats } from '../../rag/search/bm25-score.ts';
 
 /** FTS5's bm25() floor for terms found in more than half the rows (fts5_aux.c). */
 const FTS5_MIN_IDF = 1e-6;
@@ -48,7 +48,8 @@ interface KnowledgeRow {
  * Training writes new chunks in batches tagged with the next generation while searches keep
  * filtering on the live one, then swaps in one short transaction (deletes, relabels, bump). So a
  * search in this process between batches, or from another connection at any time (WAL snapshot),
- * answers from the previous index. See server/rag/README.md.
+ * answers from the previous index. See server/rag/README.md. rag_knowledge and rag_chunk are made
+ * at start with Forja's other own tables (server/db/owned-tables.ts); the rag_fts_<slot> tables here.
  */
 export class SqliteFtsIndex implements RetrievalIndex {
   readonly #db: Database;
@@ -62,29 +63,6 @@ export class SqliteFtsIndex implements RetrievalIndex {
     this.#db = db;
     this.#batchSize = options.batchSize ?? 1000;
     this.#write = options.writeGate ?? (async (write) => write());
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS rag_knowledge (
-        knowledge_id TEXT PRIMARY KEY,
-        slot INTEGER NOT NULL UNIQUE,
-        generation INTEGER NOT NULL DEFAULT 0,
-        rows INTEGER NOT NULL DEFAULT 0,
-        chunks INTEGER NOT NULL DEFAULT 0,
-        trained_at TEXT
-      );
-      CREATE TABLE IF NOT EXISTS rag_chunk (
-        id INTEGER PRIMARY KEY,
-        slot INTEGER NOT NULL,
-        generation INTEGER NOT NULL,
-        hash TEXT NOT NULL,
-        content TEXT NOT NULL,
-        source TEXT NOT NULL,
-        UNIQUE (slot, hash)
-      );
-    `);
-    // Columns added with languages; rows from before keep analyzer 0 until trained again.
-    addColumnIfMissing(db, 'rag_knowledge', 'analyzer', 'INTEGER NOT NULL DEFAULT 0');
-    addColumnIfMissing(db, 'rag_knowledge', 'languages', 'TEXT');
-    addColumnIfMissing(db, 'rag_chunk', 'language', 'TEXT');
     this.#getKnowledge = db.prepare('SELECT slot, generation, rows, chunks, analyzer, languages FROM rag_knowledge WHERE knowledge_id = ?');
   }
 
@@ -339,11 +317,6 @@ export class SqliteFtsIndex implements RetrievalIndex {
       db.prepare('UPDATE rag_knowledge SET rows = rows - ? WHERE slot = ?').run(ids.length, slot);
     })();
   }
-}
-
-function addColumnIfMissing(db: Database, table: string, column: string, definition: string): void {
-  const columns = db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
-  if (!columns.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${definition}`);
 }
 
 /** Table names come from an integer slot, never from user input. */

@@ -1,11 +1,11 @@
 import type { Database } from 'better-sqlite3';
-import type { SqliteWriteGate } from '../../db/sqlite-database.ts';
-import { sha256Hex } from '../chunk/sha256-hex.ts';
-import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../rag-types.ts';
-import type { EmbeddingProvider } from './embedding-provider.ts';
-import { CANDIDATES_PER_RESULT, checkSearchInput } from './index-input.ts';
-import { reciprocalRankFusion } from './reciprocal-rank-fusion.ts';
-import type { IndexStats, ReplaceResult, RetrievalIndex } from './retrieval-index.ts';
+import type { SqliteWriteGate } from '../sqlite-database.ts';
+import { sha256Hex } from '../../rag/chunk/sha256-hex.ts';
+import type { ProgressCallback, SearchOptions, SearchResult, SourcedChunk } from '../../rag/rag-types.ts';
+import type { EmbeddingProvider } from '../../rag/search/embedding-provider.ts';
+import { CANDIDATES_PER_RESULT, checkSearchInput } from '../../rag/search/index-input.ts';
+import { reciprocalRankFusion } from '../../rag/search/reciprocal-rank-fusion.ts';
+import type { IndexStats, ReplaceResult, RetrievalIndex } from '../../rag/search/retrieval-index.ts';
 import { SqliteFtsIndex } from './sqlite-fts-index.ts';
 import { SqliteVectorStore } from './sqlite-vector-store.ts';
 

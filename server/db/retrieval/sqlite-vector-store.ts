@@ -1,27 +1,18 @@
 import type { Database } from 'better-sqlite3';
-import type { SearchResult } from '../rag-types.ts';
+import type { SearchResult } from '../../rag/rag-types.ts';
 
 /**
  * Chunk embeddings in SQLite, keyed by (knowledge, chunk hash, model) so an unchanged chunk is
  * never embedded twice, stored as Float32 BLOBs and searched by brute-force cosine over the live
  * chunks of one knowledge. Linear in the knowledge's size (every vector is read per query), which
  * suits knowledge bases of thousands of chunks; sqlite-vec or pgvector would replace the scan
- * behind the same methods.
+ * behind the same methods. The table is made at start (server/db/owned-tables.ts).
  */
 export class SqliteVectorStore {
   readonly #db: Database;
 
   constructor(db: Database) {
     this.#db = db;
-    db.exec(`
-      CREATE TABLE IF NOT EXISTS rag_vector (
-        knowledge_id TEXT NOT NULL,
-        hash TEXT NOT NULL,
-        model TEXT NOT NULL,
-        vector BLOB NOT NULL,
-        PRIMARY KEY (knowledge_id, hash, model)
-      );
-    `);
   }
 
   /** Of these hashes, those without a vector for `model` yet. */
