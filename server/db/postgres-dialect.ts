@@ -20,6 +20,7 @@ const COLUMN_TYPES: Record<ColumnType, string> = {
 
 export const postgresDialect: SqlDialect = {
   explicitNullOrder: true,
+  skipLockedRows: 'FOR UPDATE SKIP LOCKED',
   name: 'postgres',
 
   columnType(type) {

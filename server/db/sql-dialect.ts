@@ -28,6 +28,12 @@ export interface SqlDialect {
   jsonArrayContainsAny(column: string, values: readonly unknown[]): Expression<SqlBool>;
   /** True when `error` is this engine's refusal of a write by a unique index or primary key. */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * What ends a `SELECT ... LIMIT n` that picks rows to claim, so instances claiming together never
+   * pick the same row: PostgreSQL's `FOR UPDATE SKIP LOCKED`; '' where writes are serialised
+   * anyway and the claiming UPDATE ... WHERE id = (SELECT ...) is already atomic (SQLite, one process).
+   */
+  readonly skipLockedRows: string;
   /** The names of `table`'s columns, one row each (no rows when it does not exist). */
   columnsOf(table: string): RawBuilder<{ name: string }>;
 }

@@ -17,6 +17,7 @@ const COLUMN_TYPES: Record<ColumnType, string> = {
 
 export const sqliteDialect: SqlDialect = {
   explicitNullOrder: false,
+  skipLockedRows: '',
   name: 'sqlite',
 
   columnType(type) {

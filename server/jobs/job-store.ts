@@ -6,7 +6,7 @@ const TABLE = 'forja_jobs';
 
 /**
  * The durable half of the job queue: one table (forja_jobs, made at start with Forja's other own
- * tables, server/db/owned-tables.ts), the same on both engines except for how a worker
+ * tables, server/db/owned-tables.ts), the same on every engine except for how a worker
  * claims the next job. Every state change is one conditional UPDATE (`WHERE state = 'running' AND
  * worker = me`), so an instance that lost a job to the reaper can never overwrite its new owner.
  */
@@ -40,35 +40,20 @@ export interface JobStore {
   depth(): Promise<{ queued: number; running: number }>;
 }
 
-/** What differs between the engines: only the claim (PostgreSQL skips rows other workers have locked). */
-interface JobStoreBackend {
-  claimLock: string;
-}
-
-/**
- * The backends by engine name (Database.dialect.name). PostgreSQL: several instances claim
- * concurrently with `FOR UPDATE SKIP LOCKED`. SQLite: one process and serialised writes, so the
- * same UPDATE ... WHERE id = (SELECT ...) is already atomic.
- */
-const BACKENDS: Record<string, JobStoreBackend> = {
-  postgres: { claimLock: 'FOR UPDATE SKIP LOCKED' },
-  sqlite: { claimLock: '' },
-};
-
 export function createJobStore(database: Database): JobStore {
-  const backend = BACKENDS[database.dialect.name];
-  if (!backend) throw new Error(`No job store for database engine "${database.dialect.name}" (known: ${Object.keys(BACKENDS).join(', ')})`);
-  return new SqlJobStore(database, backend);
+  return new SqlJobStore(database);
 }
 
 const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
 const active = sql.join(ACTIVE_STATES.map((state) => sql.lit(state)));
 
 class SqlJobStore implements JobStore {
-  constructor(
-    private readonly database: Database,
-    private readonly backend: JobStoreBackend,
-  ) {}
+  /** What differs between the engines: only the claim, whose subquery skips rows other workers hold (SqlDialect.skipLockedRows). */
+  private readonly claimLock: RawBuilder<unknown>;
+
+  constructor(private readonly database: Database) {
+    this.claimLock = sql.raw(database.dialect.skipLockedRows);
+  }
 
   private all(query: RawBuilder<unknown>): Promise<Row[]> {
     return this.database.all(query.compile(this.database.kysely));
@@ -120,7 +105,7 @@ class SqlJobStore implements JobStore {
       WHERE id = (
         SELECT id FROM ${sql.table(TABLE)}
         WHERE state = 'queued' AND run_after <= ${now} AND kind IN (${sql.join([...kinds])})
-        ORDER BY run_after, created_at LIMIT 1 ${sql.raw(this.backend.claimLock)}
+        ORDER BY run_after, created_at LIMIT 1 ${this.claimLock}
       ) AND state = 'queued'
       RETURNING *`);
     return rows[0] ? decode(rows[0]) : null;
