@@ -3,6 +3,9 @@ import { loadConfig, wantsStartupStack, type ServerConfig } from './config.ts';
 import { createServer } from './http/create-server.ts';
 import { checkStartup } from './startup/check-startup.ts';
 import { StartupError } from './startup/startup-error.ts';
+import { createAppSwitch, type AppSwitch } from './http/app-switch.ts';
+import { loadStudioConfig } from './studio/studio-config.ts';
+import { installRunningApply } from './studio/running-apply.ts';
 
 /** After the grace period the connections are dropped; this long more for the jobs, database and Redis to close. */
 const CLOSE_BACKSTOP_MS = 10_000;
@@ -21,6 +24,8 @@ function refuseStart(error: unknown): never {
 /** Entry point: `npm run server` (API, from the sources) or `npm start` (this file bundled, see scripts/start.ts). */
 let config: ServerConfig;
 let app: Awaited<ReturnType<typeof createServer>>;
+/** With the schema studio on (SCHEMA_STUDIO=true), its saves swap in an app on the new model behind one socket. */
+let appSwitch: AppSwitch | null = null;
 try {
   // .env first (the real environment wins), then everything that reads the environment.
   loadEnvFile();
@@ -28,6 +33,14 @@ try {
   // Port, data directory and database, before anything is created, seeded or printed.
   await checkStartup(config);
   app = await createServer({ config });
+  const studio = loadStudioConfig();
+  if (studio.enabled && studio.live === 'running') {
+    appSwitch = createAppSwitch((line) => app.log.error(line));
+    appSwitch.track(app, config.shutdownGraceMs);
+    await app.ready();
+    appSwitch.use(app);
+    installRunningApply({ config, root: studio.root, appSwitch, log: (line) => appSwitch!.current().log.info(line) });
+  }
 } catch (error) {
   refuseStart(error);
 }
@@ -47,7 +60,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       app.log.error({ waitedMs: config.shutdownGraceMs + CLOSE_BACKSTOP_MS }, 'shutdown did not finish; exiting anyway');
       process.exit(1);
     }, config.shutdownGraceMs + CLOSE_BACKSTOP_MS).unref();
-    app.close().then(
+    (appSwitch ? appSwitch.close() : app.close()).then(
       () => process.exit(0),
       (error: unknown) => {
         app.log.error({ err: error }, 'error while shutting down');
@@ -58,7 +71,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 try {
-  await app.listen({ port: config.port, host: config.host });
+  if (appSwitch) {
+    await appSwitch.listen(config.port, config.host);
+    app.log.info({ port: config.port, host: config.host }, 'listening; schema studio saves apply live (SCHEMA_STUDIO=true)');
+  } else await app.listen({ port: config.port, host: config.host });
 } catch (error) {
   // Checked free before the start; taken in between by another process.
   app.log.fatal({ err: error }, 'could not start the server');

@@ -4,7 +4,6 @@ import mercuriusUpload from 'mercurius-upload';
 import { GraphQLUpload } from 'graphql-upload-minimal';
 import { GraphQLError, GraphQLScalarType, Kind, type ValidationContext, type ValueNode } from 'graphql';
 import { createComplexityRule } from 'graphql-query-complexity';
-import { entityOperationNames, entityTypeDefs } from '../generated/graphql.ts';
 import type { FeatureDependencies } from '../http/server-features.ts';
 import { entityResolvers } from './entity-resolvers.ts';
 import { unusableTextError } from '../http/reject-nul-bytes.ts';
@@ -51,7 +50,7 @@ const JsonScalar = new GraphQLScalarType({
 export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
   const Query: Record<string, unknown> = {};
   const Mutation: Record<string, unknown> = {};
-  for (const [entity, names] of Object.entries(entityOperationNames)) {
+  for (const [entity, names] of Object.entries(deps.graphql.operationNames)) {
     const model = deps.entities[entity];
     if (!model) continue;
     const resolvers = entityResolvers(model, names, deps.operations[entity]);
@@ -69,7 +68,7 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
   Object.assign(Query, identity.Query);
   Object.assign(Mutation, identity.Mutation);
   const introspection = (await deps.runtimeConfig()).graphqlIntrospection;
-  const estimator = costEstimator(rootOperationKinds(entityOperationNames));
+  const estimator = costEstimator(rootOperationKinds(deps.graphql.operationNames));
 
   // Own encapsulated context: GraphQL multipart requests (uploads) need their own body parser,
   // while the REST routes keep @fastify/multipart's.
@@ -93,7 +92,7 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
     // and refuse a byte over it (a truncated stream is a 413: graphql-upload.ts, file-routes.ts).
     await scope.register(mercuriusUpload, { maxFileSize: deps.config.maxUploadBytes + 1, maxFiles: 1 });
     await scope.register(mercurius, {
-      schema: `${entityTypeDefs}\n${identityTypeDefs}`,
+      schema: `${deps.graphql.typeDefs}\n${identityTypeDefs}`,
       resolvers: { JSON: JsonScalar, Upload: GraphQLUpload, Query, Mutation } as never,
       path: '/graphql',
       graphiql: introspection,

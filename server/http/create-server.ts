@@ -12,6 +12,7 @@ import { migrateEntities } from '../db/migrate-entities.ts';
 import { createOwnedTables } from '../db/owned-tables.ts';
 import { entities as generatedEntities } from '../generated/entities.ts';
 import { schemas as generatedSchemas, type EntitySchemas } from '../generated/schemas.ts';
+import { entityOperationNames, entityTypeDefs } from '../generated/graphql.ts';
 import { createEntityAjv } from '../entities/ajv-instance.ts';
 import { registerEntityRoutes } from '../entities/entity-routes.ts';
 import { createEntityOperations } from '../entities/operations/entity-operations.ts';
@@ -42,7 +43,7 @@ import type { ContextResolver, RequestContext } from './request-context.ts';
 import { registerSecurityHeaders } from './security-headers.ts';
 import { tooManyRequests } from './too-many-requests.ts';
 import { registerConsole } from './serve-console.ts';
-import { serverFeatures } from './server-features.ts';
+import { serverFeatures, type EntityGraphql } from './server-features.ts';
 import { instrumentDatabase } from '../observability/instrument-database.ts';
 import { watchJobs, watchPool } from '../observability/metrics.ts';
 import { loadMetricsConfig } from '../observability/metrics-config.ts';
@@ -56,6 +57,8 @@ export interface CreateServerOptions {
   /** Entity models; default: the generated ones (tests pass modified copies). */
   entities?: EntityModelMap;
   schemas?: Record<string, EntitySchemas>;
+  /** The generic entities' GraphQL schema; default: the generated one (a live apply passes the new model's, server/studio/live-model.ts). */
+  graphql?: EntityGraphql;
   /** Permission check of every route; default: the caller's role must hold the route's permission. */
   authorizer?: Authorizer;
   /** Who is calling; default: from the bearer token or API key (server/identity). */
@@ -207,7 +210,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   registerEntityRoutes(app, models, operations);
   const uploadFile = createFileUploader(config.dataDir, files.uploads);
   registerFileRoutes(app, config.dataDir, uploadFile);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination, operations });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, schemas, graphql: options.graphql ?? { typeDefs: entityTypeDefs, operationNames: entityOperationNames }, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination, operations });
   await registerConsole(app, config.distDir);
   addMethodNotAllowed();
   return { app, database, service, identity, routes, shutdown };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { EntityModelMap } from '../../contract/model/entity-model.ts';
+import type { EntitySchemas } from '../generated/schemas.ts';
 import type { FeatureConfig, ServerConfig } from '../config.ts';
 import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
 import type { Database } from '../db/database.ts';
@@ -21,6 +22,11 @@ import type { EntityOperations } from '../entities/operations/entity-operations.
 import type { Enforce, RouteAccess } from './authorize-route.ts';
 
 /** What a feature module gets to register its routes with. */
+export interface EntityGraphql {
+  typeDefs: string;
+  operationNames: Record<string, Record<string, string>>;
+}
+
 export interface FeatureDependencies {
   config: ServerConfig;
   /** Identity, file and chat limits from the environment, read once at start (server/config.ts). */
@@ -28,6 +34,10 @@ export interface FeatureDependencies {
   database: Database;
   service: EntityService;
   entities: EntityModelMap;
+  /** Each entity's request and response schemas (the generated ones, or a live apply's). */
+  schemas: Record<string, EntitySchemas>;
+  /** The generic entities' GraphQL schema and operation names (the generated ones, or a live apply's). */
+  graphql: EntityGraphql;
   /** Token service, API-key pepper, caller lookup (server/identity). */
   identity: Identity;
   /** Server-side Settings reader, e.g. settings.get('llm.model') (server/settings/README.md). */

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FeatureDependencies } from '../http/server-features.ts';
-import { schemas as generatedSchemas } from '../generated/schemas.ts';
 import { buildOpenApi, type DocumentedRoute } from './build-openapi.ts';
 
 import packageJson from '../../package.json' with { type: 'json' };
@@ -20,6 +19,6 @@ export async function openapiFeature(app: FastifyInstance, deps: FeatureDependen
   await app.register(fastifySwagger, { mode: 'static', specification: { document: document as never } });
   await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', uiConfig: { docExpansion: 'none', deepLinking: true } });
   app.addHook('onReady', async () => {
-    Object.assign(document, buildOpenApi({ entities: deps.entities, schemas: generatedSchemas, routes: deps.routes as DocumentedRoute[], version: VERSION }));
+    Object.assign(document, buildOpenApi({ entities: deps.entities, schemas: deps.schemas, routes: deps.routes as DocumentedRoute[], version: VERSION }));
   });
 }

@@ -16,8 +16,12 @@ export interface StudioConfig {
   enabled: boolean;
   /** Project root: manifests/ and locales/ are read and written under it, nothing else. */
   root: string;
-  /** 'dev': a save is applied by the dev server's watcher (reload); 'restart': the next start applies it. */
-  live: 'dev' | 'restart';
+  /**
+   * 'dev': a save is applied by the dev server's watcher (reload); 'running': the built server
+   * (`npm start`) applies it itself (server/studio/running-apply.ts). A server created without
+   * either (tests' createServer) says the next start applies it.
+   */
+  live: 'dev' | 'running';
 }
 
 export function loadStudioConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): StudioConfig {
@@ -29,6 +33,6 @@ export function loadStudioConfig(env: NodeJS.ProcessEnv = process.env, cwd: stri
   return {
     enabled: raw === '' ? dev : raw === 'true',
     root: path.resolve(cwd, env.SCHEMA_STUDIO_ROOT?.trim() || '.'),
-    live: dev ? 'dev' : 'restart',
+    live: dev ? 'dev' : 'running',
   };
 }

@@ -7,9 +7,14 @@ import type { RoutePermission } from '../http/authorizer.ts';
 import { formatPlan, planMigrations, type MigrationPlan, type MigrationStep } from '../db/plan-migrations.ts';
 import { diffManifests } from './manifest-diff.ts';
 import { checkDraft, manifestText, type StudioDraft } from './studio-drafts.ts';
-import { ENTITY_NAME, listManifestFiles, manifestFile, readText, STUDIO_LOCALES, versionOf, writeFilesAtomically } from './studio-files.ts';
+import { ENTITY_NAME, listManifestFiles, manifestFile, readText, restoreFiles, STUDIO_LOCALES, versionOf, writeFilesAtomically } from './studio-files.ts';
 import { changedTexts, textsOfManifest, textsProblem, TextConflictError, type LocaleTree, type StudioTexts } from './studio-texts.ts';
 import type { StudioConfig } from './studio-config.ts';
+import { liveApply } from '../dev/live-apply.ts';
+import type { EntityModel, EntityModelMap } from '../../contract/model/entity-model.ts';
+import { entities as generatedEntities } from '../generated/entities.ts';
+import { buildInputSchema } from '../../generator/emit/json-schema.ts';
+import { menuGroupsOf, uiSchema } from '../../generator/emit/client/emit-client.ts';
 
 /** The permission of every studio route (declared in manifests/setting.json's permissions.extra; the seeded Admin holds it). */
 export const SCHEMA_MANAGE = 'schema:manage';
@@ -67,6 +72,16 @@ export async function studioFeature(app: FastifyInstance, deps: FeatureDependenc
     });
     const metaSchema = JSON.parse(fs.readFileSync(path.join(root, 'manifests', 'manifest.schema.json'), 'utf8')) as unknown;
     return { manifests, metaSchema, live: config.live };
+  });
+
+  // What the built console cannot know: the entities a live apply changed or added since it was built.
+  let liveModel: ReturnType<typeof liveModelOf> | null = null;
+  app.get('/api/studio/live-model', {
+    config: { authenticated: true },
+    schema: { summary: 'The entities whose model changed since the console was built (a studio save applied live): their models, form schemas, the menu and the texts; empty when none did', tags: TAGS },
+  }, async () => {
+    liveModel ??= liveModelOf(deps.entities, root);
+    return liveModel;
   });
 
   app.get<{ Params: { name: string } }>('/api/studio/manifests/:name', {
@@ -145,10 +160,18 @@ export async function studioFeature(app: FastifyInstance, deps: FeatureDependenc
       if (planned.localeKeys.length > 0) {
         for (const locale of STUDIO_LOCALES) files.set(`locales/${locale}.json`, `${JSON.stringify(planned.locales[locale], null, 2)}\n`);
       }
+      const previous = new Map([...files.keys()].map((relative) => [relative, readText(root, relative)]));
       writeFilesAtomically(root, files);
       const version = versionOf(text);
-      void reply.header('etag', `"${version}"`);
       request.log.info({ file, localeKeys: planned.localeKeys.length, steps: planned.plan.steps.length }, 'schema studio saved a manifest');
+      // Under `npm start` the save is applied before it is answered (the dev server's watcher applies its own).
+      const applied = config.live === 'running' ? await liveApply(`studio saved ${file}`) : null;
+      if (applied && !applied.applied) {
+        // The files go back as they were, so the disk and the served model agree (nothing half-applied).
+        restoreFiles(root, previous);
+        throw new HttpError(422, `The save could not be applied, so nothing was kept: ${applied.message ?? applied.outcome}`, { details: { outcome: applied.outcome } });
+      }
+      void reply.header('etag', `"${version}"`);
       return {
         name: draft.name,
         file,
@@ -156,10 +179,13 @@ export async function studioFeature(app: FastifyInstance, deps: FeatureDependenc
         written: [...files.keys()],
         plan: planned.plan,
         localeKeys: planned.localeKeys,
-        live: config.live,
-        message: config.live === 'dev'
-          ? 'Saved. The dev server regenerates and reloads now (the plan runs as it starts); the console updates by itself.'
-          : 'Saved. Restart the server to apply it: `npm start` regenerates, migrates with this plan and rebuilds the console.',
+        live: applied ? 'applied' : config.live === 'dev' ? 'dev' : 'restart',
+        applyMs: applied?.ms ?? null,
+        message: applied
+          ? `Saved and applied in ${applied.ms} ms: the API and the console serve the new model now.`
+          : config.live === 'dev'
+            ? 'Saved. The dev server regenerates and reloads now (the plan runs as it starts); the console updates by itself.'
+            : 'Saved. Restart the server to apply it: `npm start` regenerates, migrates with this plan and rebuilds the console.',
       };
     });
   });
@@ -199,6 +225,25 @@ export async function studioFeature(app: FastifyInstance, deps: FeatureDependenc
     if (problem) throw new HttpError(400, problem, { inputErrors: [{ field: 'texts', reason: 'validation.invalid' }] });
     return { name, manifest, texts: (body.texts ?? {}) as StudioTexts };
   }
+}
+
+/**
+ * The entities this app serves that differ from the ones built into the server (and the console
+ * built with it): what the console overlays on its own model (src/app/live-model.ts). The client
+ * model only, never the storage, as src/generated/entities.ts has it.
+ */
+function liveModelOf(served: EntityModelMap, root: string) {
+  const changed: Record<string, { model: Omit<EntityModel, 'storage'>; schema: unknown; uiSchema: unknown }> = {};
+  if (served === generatedEntities) return { changed, menu: null, texts: null };
+  const clientOf = ({ storage: _storage, ...model }: EntityModel) => model;
+  for (const model of Object.values(served)) {
+    const built = generatedEntities[model.name];
+    const client = clientOf(model);
+    if (built && JSON.stringify(clientOf(built)) === JSON.stringify(client)) continue;
+    changed[model.name] = { model: client, schema: buildInputSchema(model, 'form'), uiSchema: uiSchema(model) };
+  }
+  if (Object.keys(changed).length === 0) return { changed, menu: null, texts: null };
+  return { changed, menu: menuGroupsOf(served), texts: readLocales(root) };
 }
 
 function describePlan(plan: MigrationPlan) {

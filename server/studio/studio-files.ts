@@ -123,3 +123,16 @@ export function writeFilesAtomically(root: string, files: ReadonlyMap<string, st
     throw error;
   }
 }
+
+/** Puts files back as they were before a write (null: the file did not exist, so it is removed). */
+export function restoreFiles(root: string, previous: ReadonlyMap<string, string | null>): void {
+  const back = new Map<string, string>();
+  for (const [relative, text] of previous) {
+    if (text !== null) back.set(relative, text);
+    else {
+      const target = studioPath(root, relative);
+      if (target) fs.rmSync(target, { force: true });
+    }
+  }
+  if (back.size > 0) writeFilesAtomically(root, back);
+}

@@ -79,8 +79,9 @@ function emitRoutes(models: EntityModelMap): string {
   );
 }
 
-function emitMenu(models: EntityModelMap): string {
-  const groups = MENU_GROUPS.map((group) => ({
+/** The console's menu groups (src/generated/menu.ts), also served by a running server's live model (server/studio). */
+export function menuGroupsOf(models: EntityModelMap) {
+  return MENU_GROUPS.map((group) => ({
     group,
     label: `menu.group.${group}`,
     items: Object.values(models)
@@ -88,6 +89,10 @@ function emitMenu(models: EntityModelMap): string {
       .sort((a, b) => a.menu!.order - b.menu!.order || a.name.localeCompare(b.name))
       .map((m) => ({ entity: m.name, label: m.menu!.label, icon: m.menu!.icon, path: m.route!.path, permission: m.menu!.permission })),
   })).filter((g) => g.items.length > 0);
+}
+
+function emitMenu(models: EntityModelMap): string {
+  const groups = menuGroupsOf(models);
   return constModule(
     "import type { EntityName } from './types.ts';\n\nexport interface MenuItem {\n  entity: EntityName;\n  label: string;\n  icon: string;\n  path: string;\n  permission: string;\n}\n\nexport interface MenuGroup {\n  group: 'home' | 'bot' | 'knowledge' | 'chat' | 'admin';\n  label: string;\n  items: MenuItem[];\n}\n",
     'menuGroups',
@@ -144,7 +149,7 @@ function uiField(field: FieldModel): JsonSchema {
   return ui;
 }
 
-function uiSchema(model: EntityModel): JsonSchema {
+export function uiSchema(model: EntityModel): JsonSchema {
   const ui: JsonSchema = {
     'ui:order': [...model.fields.map((f) => f.name), '*'],
     'ui:options': { tabs: model.tabs, menus: model.menus },

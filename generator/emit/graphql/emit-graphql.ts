@@ -205,7 +205,8 @@ function clientOperations(model: EntityModel, models: EntityModelMap): Record<st
   return ops;
 }
 
-export function emitGraphql(models: EntityModelMap): EmittedFiles {
+/** The server's GraphQL schema of the generic entities and their operation names (server/generated/graphql.ts), as data. */
+export function graphqlSchema(models: EntityModelMap): { typeDefs: string; operationNames: Record<string, Record<string, string>> } {
   const generic = Object.values(models).filter((m) => m.api.provider === 'generic');
   const out: Emitted = { types: [], enums: new Map() };
   const query: string[] = [];
@@ -224,8 +225,12 @@ export function emitGraphql(models: EntityModelMap): EmittedFiles {
     `type Query {\n${query.join('\n')}\n}\n`,
     `type Mutation {\n${mutation.join('\n')}\n}\n`,
   ].join('\n');
+  return { typeDefs, operationNames: Object.fromEntries(generic.map((m) => [m.name, operationNames(m)])) };
+}
 
-  const names = Object.fromEntries(generic.map((m) => [m.name, operationNames(m)]));
+export function emitGraphql(models: EntityModelMap): EmittedFiles {
+  const generic = Object.values(models).filter((m) => m.api.provider === 'generic');
+  const { typeDefs, operationNames: names } = graphqlSchema(models);
   const documents = Object.fromEntries(generic.map((m) => [m.name, clientOperations(m, models)]));
   const files: EmittedFiles = new Map();
   files.set(

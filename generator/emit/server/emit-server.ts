@@ -1,5 +1,5 @@
 import type { EntityModelMap } from '../../../contract/model/entity-model.ts';
-import { buildInputSchema, buildRecordSchema } from '../json-schema.ts';
+import { buildInputSchema, buildRecordSchema, type JsonSchema } from '../json-schema.ts';
 import { constModule, GENERATED_HEADER, type EmittedFiles } from '../emitted-files.ts';
 
 const OUT = 'server/generated';
@@ -31,16 +31,7 @@ export const entities: EntityModelMap = Object.fromEntries(
 );
 `,
   );
-  const schemas = Object.fromEntries(
-    Object.values(models).map((model) => [
-      model.name,
-      {
-        create: buildInputSchema(model, 'create'),
-        update: buildInputSchema(model, 'update'),
-        record: buildRecordSchema(model, models),
-      },
-    ]),
-  );
+  const schemas = serverSchemas(models);
   files.set(
     `${OUT}/schemas.ts`,
     constModule(
@@ -51,4 +42,18 @@ export const entities: EntityModelMap = Object.fromEntries(
     ),
   );
   return files;
+}
+
+/** Each entity's request and response schemas (server/generated/schemas.ts), also built in memory by a running server's live apply. */
+export function serverSchemas(models: EntityModelMap): Record<string, { create: JsonSchema; update: JsonSchema; record: JsonSchema }> {
+  return Object.fromEntries(
+    Object.values(models).map((model) => [
+      model.name,
+      {
+        create: buildInputSchema(model, 'create'),
+        update: buildInputSchema(model, 'update'),
+        record: buildRecordSchema(model, models),
+      },
+    ]),
+  );
 }
