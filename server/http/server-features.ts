@@ -11,6 +11,7 @@ import type { CredentialLimits } from '../identity/credential-limits.ts';
 import type { FileUploader } from '../files/file-routes.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { identityFeature } from '../identity/identity-feature.ts';
+import { NO_LIVE_CHANGES, registerLiveModelRoute } from '../studio/live-model-route.ts';
 import { settingsFeature } from '../settings/settings-feature.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { registerRagFeature } from '../rag/rag-routes.ts';
@@ -77,7 +78,8 @@ export const serverFeatures: Record<string, ServerFeature> = {
   graphql: graphqlFeature,
   // The studio runs the generator: loaded only when it is on, so a server without it never loads generator/.
   studio: async (app, deps) => {
-    if (!deps.featureConfig.studio.enabled) return;
+    // Without it nothing is applied live: the console's question (GET /api/live-model) has one answer.
+    if (!deps.featureConfig.studio.enabled) return registerLiveModelRoute(app, () => NO_LIVE_CHANGES);
     const { studioFeature } = await import('../studio/studio-feature.ts');
     await studioFeature(app, deps);
   },

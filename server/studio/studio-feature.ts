@@ -11,6 +11,7 @@ import { ENTITY_NAME, listManifestFiles, manifestFile, readText, restoreFiles, S
 import { changedTexts, textsOfManifest, textsProblem, TextConflictError, type LocaleTree, type StudioTexts } from './studio-texts.ts';
 import type { StudioConfig } from './studio-config.ts';
 import { liveApply } from '../dev/live-apply.ts';
+import { NO_LIVE_CHANGES, registerLiveModelRoute, type LiveModelChanges } from './live-model-route.ts';
 import type { EntityModel, EntityModelMap } from '../../contract/model/entity-model.ts';
 import { entities as generatedEntities } from '../generated/entities.ts';
 import { buildInputSchema } from '../../generator/emit/json-schema.ts';
@@ -45,6 +46,9 @@ const TAGS = ['studio'];
  */
 export async function studioFeature(app: FastifyInstance, deps: FeatureDependencies): Promise<void> {
   const config: StudioConfig = deps.featureConfig.studio;
+  // What the built console cannot know: the entities a live apply changed or added since it was built.
+  let liveModel: LiveModelChanges | null = null;
+  registerLiveModelRoute(app, () => (liveModel ??= liveModelOf(deps.entities, config.root)));
   if (!config.enabled) return;
   const { root } = config;
   // One save at a time in this process: the version check and the write are one step.
@@ -72,16 +76,6 @@ export async function studioFeature(app: FastifyInstance, deps: FeatureDependenc
     });
     const metaSchema = JSON.parse(fs.readFileSync(path.join(root, 'manifests', 'manifest.schema.json'), 'utf8')) as unknown;
     return { manifests, metaSchema, live: config.live };
-  });
-
-  // What the built console cannot know: the entities a live apply changed or added since it was built.
-  let liveModel: ReturnType<typeof liveModelOf> | null = null;
-  app.get('/api/studio/live-model', {
-    config: { authenticated: true },
-    schema: { summary: 'The entities whose model changed since the console was built (a studio save applied live): their models, form schemas, the menu and the texts; empty when none did', tags: TAGS },
-  }, async () => {
-    liveModel ??= liveModelOf(deps.entities, root);
-    return liveModel;
   });
 
   app.get<{ Params: { name: string } }>('/api/studio/manifests/:name', {
@@ -232,9 +226,9 @@ export async function studioFeature(app: FastifyInstance, deps: FeatureDependenc
  * built with it): what the console overlays on its own model (src/app/live-model.ts). The client
  * model only, never the storage, as src/generated/entities.ts has it.
  */
-function liveModelOf(served: EntityModelMap, root: string) {
-  const changed: Record<string, { model: Omit<EntityModel, 'storage'>; schema: unknown; uiSchema: unknown }> = {};
-  if (served === generatedEntities) return { changed, menu: null, texts: null };
+function liveModelOf(served: EntityModelMap, root: string): LiveModelChanges {
+  const changed: LiveModelChanges['changed'] = {};
+  if (served === generatedEntities) return NO_LIVE_CHANGES;
   const clientOf = ({ storage: _storage, ...model }: EntityModel) => model;
   for (const model of Object.values(served)) {
     const built = generatedEntities[model.name];
@@ -242,7 +236,7 @@ function liveModelOf(served: EntityModelMap, root: string) {
     if (built && JSON.stringify(clientOf(built)) === JSON.stringify(client)) continue;
     changed[model.name] = { model: client, schema: buildInputSchema(model, 'form'), uiSchema: uiSchema(model) };
   }
-  if (Object.keys(changed).length === 0) return { changed, menu: null, texts: null };
+  if (Object.keys(changed).length === 0) return NO_LIVE_CHANGES;
   return { changed, menu: menuGroupsOf(served), texts: readLocales(root) };
 }
 

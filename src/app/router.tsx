@@ -16,6 +16,7 @@ import { AllTexts } from './all-texts.tsx';
 const loadConsoleScope = () => import('./console-scope.tsx');
 const ConsoleScope = lazy(() => loadConsoleScope().then((module) => ({ default: module.ConsoleScope })));
 const CrudRoute = lazy(() => loadConsoleScope().then((module) => ({ default: module.EntityCrudRoute })));
+const LiveCrudRoute = lazy(() => loadConsoleScope().then((module) => ({ default: module.LiveEntityCrudRoute })));
 
 /** Every routed screen in one list, tagged with its layout and access rule. */
 export interface RoutedScreen {
@@ -37,6 +38,9 @@ export const routedScreens: RoutedScreen[] = [
     element: <CrudRoute entity={route.entity} />,
   })),
   ...featureRoutes.map(({ path, component: Screen, layout, auth, permissions }) => ({ path, layout, auth, permissions, element: <Screen /> })),
+  // An entity page this build does not know (added by the schema studio and applied live): the
+  // router prefers every static path above, so only such pages come here (else: not found).
+  { path: '/crud/:page', layout: 'default', auth: true, permissions: null, element: <LiveCrudRoute /> },
 ];
 
 // TanStack Query: a chunk of its own that every screen but the sign-in page renders in.

@@ -7,6 +7,10 @@ import { transportOptions } from '../session/api-client.ts';
 import { overrides } from './overrides.ts';
 import { manifestIcons } from '../generated/icons.ts';
 import { formTheme } from './form-theme.ts';
+import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
+import { EntityProvider } from '../../runtime/providers/entity-provider.ts';
+import type { ClientEntityModel } from '../../runtime/model/client-entity-model.ts';
+import type { FormSchemas } from '../../runtime/form/prepare-form-schemas.ts';
 
 /**
  * Transport from configuration (VITE_TRANSPORT, default rest). It reads the bearer token from the
@@ -26,3 +30,27 @@ export const services: RuntimeServices = {
   icons: manifestIcons,
   formTheme,
 };
+
+/** An entity the running server serves differently from this build (src/app/live-model.ts). */
+export interface LiveEntity {
+  model: ClientEntityModel;
+  schema: FormSchemas['schema'];
+  uiSchema: FormSchemas['uiSchema'];
+}
+
+/**
+ * The services with the live entities in place of (or beside) the built ones: their models,
+ * providers and forms. Their forms have no precompiled validators (those are code, built with the
+ * console): the form says so and the server checks every value, as for the studio's preview.
+ */
+export function servicesWith(live: Readonly<Record<string, LiveEntity>>): RuntimeServices {
+  const entities: Record<string, ClientEntityModel> = { ...services.entities };
+  const providers: Record<string, unknown> = { ...services.providers };
+  const forms: Record<string, () => Promise<FormSchemas>> = { ...services.forms };
+  for (const [name, { model, schema, uiSchema }] of Object.entries(live)) {
+    entities[name] = model;
+    providers[name] = new EntityProvider(transport, model);
+    forms[name] = async () => ({ schema, uiSchema, validateFns: {} as ValidatorFunctions });
+  }
+  return { ...services, entities, providers, forms };
+}

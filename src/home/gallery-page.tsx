@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRuntime } from '../../runtime/context/runtime-context.tsx';
 import { loadCrudRoutePage } from '../app/load-crud-route-page.ts';
 import { prefetchCrudRoute } from '../app/prefetch-crud-route.ts';
-import { menuGroups } from '../generated/menu.ts';
+import { useMenuGroups } from '../app/live-model.ts';
 import { useSessionCan, useSessionState } from '../session/session.ts';
 import { requireMenuIcon } from './menu-icons.ts';
 import { visibleMenu, type GalleryTile } from './visible-menu.ts';
@@ -31,7 +31,8 @@ export default function GalleryPage() {
   const { user } = useSessionState();
   const queryClient = useQueryClient();
   const services = useRuntime();
-  const groups = useMemo(() => visibleMenu(menuGroups, can, services.entities, featureTiles), [can, services.entities]);
+  const menuGroups = useMenuGroups();
+  const groups = useMemo(() => visibleMenu(menuGroups, can, services.entities, featureTiles), [can, services.entities, menuGroups]);
   // Most cards lead to a list: its code loads once the gallery is idle, before any click.
   useEffect(() => {
     if (!('requestIdleCallback' in window)) {

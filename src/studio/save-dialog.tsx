@@ -5,6 +5,7 @@ import { Link } from 'react-router-dom';
 import { isApiError } from '../../runtime/transport/api-error.ts';
 import { studioApi, type Manifest, type PlanResult, type SaveResult, type StudioTexts } from './studio-api.ts';
 import { describe } from './issue-errors.ts';
+import { useQueryClient } from '@tanstack/react-query';
 
 interface SaveDialogProps {
   manifest: Manifest;
@@ -26,6 +27,7 @@ export function SaveDialog({ manifest, texts, version, onClose, onSaved, onConfl
   const [conflict, setConflict] = useState(false);
   const [saved, setSaved] = useState<SaveResult | null>(null);
   const [busy, setBusy] = useState(false);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     studioApi.plan(manifest, texts).then(setPlan, (e: unknown) => setError(isApiError(e) ? e.message : String(e)));
@@ -36,6 +38,15 @@ export function SaveDialog({ manifest, texts, version, onClose, onSaved, onConfl
     setError(null);
     try {
       const result = await studioApi.save(manifest, texts, version);
+      if (result.live === 'applied') {
+        // The server serves the new model: the console takes it (src/app/live-model.ts), the
+        // session its new permissions (a new entity's), and every list is read again.
+        // (Loaded already with the signed-in screens; imported here so the studio's own module graph stays small.)
+        const [{ refreshLiveModel }, { session }] = await Promise.all([import('../app/live-model.ts'), import('../session/session.ts')]);
+        await refreshLiveModel();
+        await session.reloadUser();
+        await queryClient.invalidateQueries();
+      }
       setSaved(result);
       await onSaved(result);
     } catch (e) {

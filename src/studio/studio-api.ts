@@ -18,7 +18,8 @@ export interface StudioManifest {
 export interface StudioList {
   manifests: StudioManifest[];
   metaSchema: Record<string, unknown> & { $defs: Record<string, Record<string, unknown>>; properties: Record<string, unknown> };
-  live: 'dev' | 'restart';
+  /** 'running': the built server applies each save live (SCHEMA_STUDIO=true under npm start). */
+  live: 'dev' | 'running';
 }
 export interface DraftPreview {
   model: Record<string, unknown>;
@@ -41,7 +42,9 @@ export interface SaveResult {
   name: string;
   version: string;
   written: string[];
-  live: 'dev' | 'restart';
+  /** 'applied': the server serves the new model already (applyMs after the files were written). */
+  live: 'dev' | 'restart' | 'applied';
+  applyMs?: number | null;
   message: string;
 }
 

@@ -141,7 +141,7 @@ function Studio({ list }: { list: StudioList }) {
     <Stack gap="md">
       <Group justify="space-between">
         <Title order={1} size="h2">{t('studio.title')}</Title>
-        {list.live === 'restart' ? <Badge color="yellow" variant="light">{t('studio.liveRestart')}</Badge> : <Badge color="green" variant="light">{t('studio.liveDev')}</Badge>}
+        <Badge color="green" variant="light">{t('studio.liveDev')}</Badge>
       </Group>
       <Grid>
         <Grid.Col span={{ base: 12, md: 2 }}>

@@ -1,7 +1,7 @@
 import { Anchor, Breadcrumbs as MantineBreadcrumbs, Box, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router-dom';
-import { menuGroups } from '../../generated/menu.ts';
+import { useMenuGroups } from '../live-model.ts';
 import { featureTiles } from '../../home/feature-tiles.ts';
 import { breadcrumbTrail } from './breadcrumb-trail.ts';
 
@@ -9,6 +9,7 @@ import { breadcrumbTrail } from './breadcrumb-trail.ts';
 export function Breadcrumbs() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const menuGroups = useMenuGroups();
   // A group named like its page (the group Bots, the page Bots) says it once.
   const trail = breadcrumbTrail(pathname, menuGroups, featureTiles).filter((crumb, index, all) => index === all.length - 1 || t(crumb.label) !== t(all[index + 1].label));
   return (

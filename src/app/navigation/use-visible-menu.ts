@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useRuntime } from '../../../runtime/context/runtime-context.tsx';
 import { useSessionCan } from '../../session/session.ts';
-import { menuGroups } from '../../generated/menu.ts';
+import { useMenuGroups } from '../live-model.ts';
 import { featureTiles } from '../../home/feature-tiles.ts';
 import { visibleMenu, type GalleryGroup } from '../../home/visible-menu.ts';
 
@@ -9,7 +9,8 @@ import { visibleMenu, type GalleryGroup } from '../../home/visible-menu.ts';
 export function useVisibleMenu(): GalleryGroup[] {
   const can = useSessionCan();
   const { entities } = useRuntime();
-  return useMemo(() => visibleMenu(menuGroups, can, entities, featureTiles), [can, entities]);
+  const menuGroups = useMenuGroups();
+  return useMemo(() => visibleMenu(menuGroups, can, entities, featureTiles), [can, entities, menuGroups]);
 }
 
 /** Whether `pathname` is within a menu page (its list, or a page under it). */
