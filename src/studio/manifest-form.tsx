@@ -4,7 +4,7 @@ import type { ErrorSchema, RJSFSchema, RegistryWidgetsType, WidgetProps } from '
 // Templates only, as the CRUD forms (runtime/form/form-registry.ts): the theme's widget index pulls dayjs through an ESM-incompatible path.
 import MantineTemplates from '@rjsf/mantine/lib/templates/index.js';
 import { acceptAllValidator } from '../../runtime/form/form-validator.ts';
-import { formWidgets } from '../../runtime/form/form-registry.ts';
+import { formTemplates, formWidgets } from '../../runtime/form/form-registry.ts';
 
 export interface ManifestFormProps {
   /** A part of the manifest meta-schema (the field definition, or the root without `fields`), with its $defs. */
@@ -31,7 +31,8 @@ const STUDIO_WIDGETS: RegistryWidgetsType = { ...formWidgets, SelectWidget: Vari
  * not compiled in the browser, which the CSP would refuse).
  */
 export const ManifestForm = memo(function ManifestForm({ schema, value, onChange, errors, idPrefix }: ManifestFormProps) {
-  const templates = useMemo(() => ({ ...MantineTemplates, ButtonTemplates: { ...MantineTemplates.ButtonTemplates, SubmitButton: () => null } }), []);
+  // The CRUD forms' text input (always controlled: a property set later, such as a field's renamedFrom, does not flip it).
+  const templates = useMemo(() => ({ ...MantineTemplates, BaseInputTemplate: formTemplates.BaseInputTemplate!, ButtonTemplates: { ...MantineTemplates.ButtonTemplates, SubmitButton: () => null } }), []);
   return (
     <Form
       schema={schema}
