@@ -47,7 +47,29 @@ export const ManifestForm = memo(function ManifestForm({ schema, value, onChange
       liveValidate={false}
       // Defaults of the meta-schema are what the generator assumes anyway: not written into the manifest.
       experimental_defaultFormStateBehavior={{ emptyObjectFields: 'skipDefaults', arrayMinItems: { populate: 'never' } }}
-      onChange={(event) => onChange((event.formData ?? {}) as Record<string, unknown>)}
+      onChange={(event) => onChange(withoutNewEmptyObjects((event.formData ?? {}) as Record<string, unknown>, value))}
     />
   );
 });
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * RJSF gives every optional object property it renders an empty object (`visibleWhen: {}`,
+ * `ref: {}`, `valueLabels: {}`), which the generator rightly refuses as incomplete: an empty
+ * object the manifest did not have before the edit is dropped, so editing one property of a field
+ * changes only that property.
+ */
+export function withoutNewEmptyObjects(next: Record<string, unknown>, before: unknown): Record<string, unknown> {
+  const previous = isObject(before) ? before : {};
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(next)) {
+    if (item === undefined) continue;
+    if (isObject(item)) {
+      const pruned = withoutNewEmptyObjects(item, previous[key]);
+      if (Object.keys(pruned).length === 0 && !isObject(previous[key])) continue;
+      out[key] = pruned;
+    } else out[key] = item;
+  }
+  return out;
+}
