@@ -22,7 +22,7 @@ describe('npm run bench:ab (tests/bench/ab-compare.ts)', () => {
     const before = new Set(await listWorktrees());
     const { stdout } = await run('npm', ['run', '--silent', 'bench:ab', '--', 'HEAD', '.'], {
       cwd: ROOT,
-      env: { ...process.env, BENCH_ROWS: '300', BENCH_ROUNDS: '1', BENCH_SECONDS: '1', BENCH_CONNECTIONS: '2', BENCH_WARM_SECONDS: '0', BENCH_AB_KEEP: '0' },
+      env: { ...process.env, BENCH_ROWS: '300', BENCH_ROUNDS: '1', BENCH_SECONDS: '0.3', BENCH_CONNECTIONS: '2', BENCH_WARM_SECONDS: '0', BENCH_AB_KEEP: '0' },
       maxBuffer: 16 * 1024 * 1024,
     });
     expect(stdout).toContain('| figure | A req/s | B req/s | B/A req/s |');
