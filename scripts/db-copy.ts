@@ -21,12 +21,8 @@ import { openDatabase, type Database, type Row } from '../server/db/database.ts'
 import { migrateEntities } from '../server/db/migrate-entities.ts';
 import { createOwnedTables } from '../server/db/owned-tables.ts';
 import { MIGRATIONS_TABLE } from '../server/db/schema-snapshot.ts';
-import { postgresPoolOf } from '../server/db/postgres-database.ts';
 import { entities } from '../server/generated/entities.ts';
-import { sqliteHandleOf } from '../server/db/sqlite-database.ts';
-import { PostgresFtsIndex } from '../server/db/retrieval/postgres-fts-index.ts';
-import { spanishTerms } from '../server/language/spanish-analyzer.ts';
-import { chunkLanguage, chunkTerms } from '../server/rag/search/index-terms.ts';
+import { indexCopiedKnowledge } from '../server/db/retrieval/create-retrieval-index.ts';
 
 interface ColumnInfo {
   name: string;
@@ -55,8 +51,6 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: Copy
     // Target schema as the server makes it: Forja's own tables (server/db/owned-tables.ts), then the models'.
     await createOwnedTables(target);
     await migrateEntities(target, Object.values(entities), quiet);
-    const pool = postgresPoolOf(target);
-    const handle = sqliteHandleOf(target);
 
     const tables = (await listTables(source)).filter((t) => copyable(t, source, target));
     const report: Array<{ table: string; source: number; target: number }> = [];
@@ -93,8 +87,7 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: Copy
       });
       report.push({ table, source: total, target: 0 });
     }
-    if (handle && tables.includes('rag_chunk')) rebuildSqliteFts(handle);
-    if (pool && tables.includes('rag_chunk')) await new PostgresFtsIndex(pool).analyseCopiedChunks();
+    if (tables.includes('rag_chunk')) for (const line of await indexCopiedKnowledge(target)) log(line);
     for (const entry of report) {
       entry.source = await countRows(source, entry.table);
       entry.target = await countRows(target, entry.table);
@@ -103,37 +96,6 @@ export async function copyDatabase(fromUrl: string, toUrl: string, options: Copy
   } finally {
     await source.close();
     await target.close();
-  }
-}
-
-/**
- * A SQLite target gets the FTS5 tables SqliteFtsIndex keeps beside rag_chunk (one per knowledge
- * slot, the Spanish terms of each chunk), so the copied index answers without a retraining.
- */
-function rebuildSqliteFts(db: NonNullable<ReturnType<typeof sqliteHandleOf>>): void {
-  const slots = db.prepare('SELECT slot FROM rag_knowledge').pluck().all() as number[];
-  for (const slot of slots) {
-    const fts = `rag_fts_${Number(slot)}`;
-    db.exec(`
-      CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(terms, tokenize = 'unicode61 remove_diacritics 2');
-      CREATE VIRTUAL TABLE IF NOT EXISTS ${fts}_vocab USING fts5vocab(${fts}, 'row');
-    `);
-    const insert = db.prepare(`INSERT INTO ${fts} (rowid, terms) VALUES (?, ?)`);
-    const setLanguage = db.prepare('UPDATE rag_chunk SET language = ? WHERE id = ?');
-    // An index trained before languages keeps its Spanish terms (SqliteFtsIndex searches it so).
-    const legacy = db.prepare('SELECT analyzer FROM rag_knowledge WHERE slot = ?').pluck().get(slot) === 0;
-    db.transaction(() => {
-      for (const row of db.prepare('SELECT id, content, language FROM rag_chunk WHERE slot = ?').all(slot) as Array<{ id: number; content: string; language: string | null }>) {
-        if (legacy) {
-          insert.run(row.id, spanishTerms(row.content).join(' '));
-          continue;
-        }
-        const language = chunkLanguage(row.content, row.language);
-        if (language !== row.language) setLanguage.run(language, row.id);
-        insert.run(row.id, chunkTerms(row.content, language));
-      }
-    })();
-    log(`${fts}: full-text index rebuilt`);
   }
 }
 

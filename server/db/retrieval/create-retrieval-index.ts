@@ -5,7 +5,7 @@ import type { EmbeddingProvider } from '../../rag/search/embedding-provider.ts';
 import { HybridIndex } from './hybrid-index.ts';
 import { PostgresFtsIndex } from './postgres-fts-index.ts';
 import type { RetrievalIndex } from '../../rag/search/retrieval-index.ts';
-import { SqliteFtsIndex } from './sqlite-fts-index.ts';
+import { indexCopiedChunks, SqliteFtsIndex } from './sqlite-fts-index.ts';
 
 export interface ChosenIndex {
   index: RetrievalIndex;
@@ -36,6 +36,26 @@ export function createRetrievalIndex(database: Database, embedder: EmbeddingProv
       retrieval: 'postgres full text (tsvector over per-language terms)',
       ...(embedder ? { warning: `pgvector not available: BM25 only (embedding model ${embedder.model} ignored)` } : {}),
     };
+  }
+  throw new Error(`No retrieval index for the ${database.dialect.name} database`);
+}
+
+/**
+ * After `npm run db:copy` wrote rag_knowledge and rag_chunk straight into `database`: builds what
+ * the engine's index keeps beside them (SQLite: each knowledge's FTS5 table; PostgreSQL: the terms
+ * of chunks copied without, from SQLite). Answers a line per thing done, for the copy's log.
+ */
+export async function indexCopiedKnowledge(database: Database): Promise<string[]> {
+  const handle = sqliteHandleOf(database);
+  if (handle) {
+    // Through the write gate, as every write on the server's own connection.
+    const filled = await sqliteWriteGateOf(database)!(() => indexCopiedChunks(handle));
+    return filled.map((fts) => `${fts}: full-text index rebuilt`);
+  }
+  const pool = postgresPoolOf(database);
+  if (pool) {
+    const analysed = await new PostgresFtsIndex(pool).analyseCopiedChunks();
+    return analysed > 0 ? [`rag_chunk: ${analysed} chunks analysed`] : [];
   }
   throw new Error(`No retrieval index for the ${database.dialect.name} database`);
 }

@@ -280,11 +280,7 @@ export class SqliteFtsIndex implements RetrievalIndex {
         db.prepare('INSERT INTO rag_knowledge (knowledge_id, slot, analyzer) VALUES (?, ?, ?)').run(knowledgeId, slot, ANALYZER_VERSION);
         row = { slot, generation: 0, rows: 0, chunks: 0, analyzer: ANALYZER_VERSION, languages: null };
       }
-      const fts = ftsTable(row.slot);
-      db.exec(`
-        CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(terms, tokenize = 'unicode61 remove_diacritics 2');
-        CREATE VIRTUAL TABLE IF NOT EXISTS ${fts}_vocab USING fts5vocab(${fts}, 'row');
-      `);
+      createFtsTables(db, row.slot);
       return row;
     })();
   }
@@ -317,6 +313,45 @@ export class SqliteFtsIndex implements RetrievalIndex {
       db.prepare('UPDATE rag_knowledge SET rows = rows - ? WHERE slot = ?').run(ids.length, slot);
     })();
   }
+}
+
+/** The FTS5 table of a knowledge slot and its fts5vocab twin (document frequencies), unless they exist. */
+function createFtsTables(db: Database, slot: number): string {
+  const fts = ftsTable(slot);
+  db.exec(`
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${fts} USING fts5(terms, tokenize = 'unicode61 remove_diacritics 2');
+    CREATE VIRTUAL TABLE IF NOT EXISTS ${fts}_vocab USING fts5vocab(${fts}, 'row');
+  `);
+  return fts;
+}
+
+/**
+ * For rows written into rag_knowledge and rag_chunk by `npm run db:copy`: fills each knowledge's
+ * FTS5 table with its chunks' terms (in each chunk's language; an index trained before languages
+ * keeps its Spanish terms, as SqliteFtsIndex searches it so), so the copy answers without a
+ * retraining. Answers the FTS5 tables filled.
+ */
+export function indexCopiedChunks(db: Database): string[] {
+  const filled: string[] = [];
+  for (const slot of db.prepare('SELECT slot FROM rag_knowledge').pluck().all() as number[]) {
+    const fts = createFtsTables(db, Number(slot));
+    const insert = db.prepare(`INSERT INTO ${fts} (rowid, terms) VALUES (?, ?)`);
+    const setLanguage = db.prepare('UPDATE rag_chunk SET language = ? WHERE id = ?');
+    const legacy = db.prepare('SELECT analyzer FROM rag_knowledge WHERE slot = ?').pluck().get(slot) === 0;
+    db.transaction(() => {
+      for (const row of db.prepare('SELECT id, content, language FROM rag_chunk WHERE slot = ?').all(slot) as Array<{ id: number; content: string; language: string | null }>) {
+        if (legacy) {
+          insert.run(row.id, spanishTerms(row.content).join(' '));
+          continue;
+        }
+        const language = chunkLanguage(row.content, row.language);
+        if (language !== row.language) setLanguage.run(language, row.id);
+        insert.run(row.id, chunkTerms(row.content, language));
+      }
+    })();
+    filled.push(fts);
+  }
+  return filled;
 }
 
 /** Table names come from an integer slot, never from user input. */
