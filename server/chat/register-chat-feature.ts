@@ -8,6 +8,7 @@ import { registerContactMergeRoute } from './contact-merge-routes.ts';
 import { chatRetrievalIndex } from './chat-retrieval-index.ts';
 import { registerChatVisitors } from './register-chat-visitors.ts';
 import { ChatPreview } from './chat-preview.ts';
+import { createChatConsoleOperations } from './chat-console-operations.ts';
 import { registerChatPreviewRoute } from './chat-preview-routes.ts';
 
 /** The public chat: /api/chat/* (see chat-routes.ts), the services behind it, and the console's bot analytics. */
@@ -21,9 +22,12 @@ export const registerChatFeature: ServerFeature = async (app, deps: FeatureDepen
   const service = new ChatService(store, llm, index, tokens);
   // Several instances (PostgreSQL or Redis): one lock and one message budget per conversation across all of them.
   registerChatRoutes(app, service, limits, deps.coordination.shared);
-  registerAnalyticsRoutes(app, deps.database, deps.service);
-  // The bot form's preview: the same pipeline over an in-memory conversation (issue 28 item 4).
-  registerChatPreviewRoute(app, new ChatPreview({ database: deps.database, service: deps.service, store, llm, index, tokens }), limits);
-  // Unverified contacts made by visitors who gave a known e-mail without proof (issue 20) are merged here.
-  registerContactMergeRoute(app, deps);
+  // The console's side: analytics, the bot form's preview (the same pipeline over an in-memory
+  // conversation, issue 28 item 4) and the merge of unverified contacts (issue 20), each an
+  // operation that checks its own caller.
+  const preview = new ChatPreview({ database: deps.database, service: deps.service, store, llm, index, tokens });
+  const operations = createChatConsoleOperations({ ...deps, preview, limits });
+  registerAnalyticsRoutes(app, operations.analytics);
+  registerChatPreviewRoute(app, operations.preview, limits);
+  registerContactMergeRoute(app, deps.entities.contact, operations.mergeContact);
 };

@@ -3,7 +3,7 @@ import { entityEndpointsOf, type EntityOperationName } from '../../contract/endp
 import type { EntityModel } from '../../contract/model/entity-model.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import type { EntityOperations } from './operations/entity-operations.ts';
-import { routePermission } from './route-permission.ts';
+import { callerOf } from '../operations/operation-caller.ts';
 import type { RawQuery } from './list-query.ts';
 
 /**
@@ -27,7 +27,7 @@ type RouteHandler = (request: RouteRequest, reply: FastifyReply) => Promise<unkn
  * operation added to the contract without a route here fails to compile.
  */
 function registerModelRoutes(app: FastifyInstance, model: EntityModel, operations: EntityOperations): void {
-  const caller = (request: FastifyRequest) => ({ context: request.context, request });
+  const caller = (request: FastifyRequest) => callerOf(request);
   const query = (name: EntityOperationName): RouteHandler => async (request) => operations[name](caller(request), { query: readQuery(request) });
   const handlers: Record<EntityOperationName, RouteHandler> = {
     search: query('search'),
@@ -67,8 +67,8 @@ function registerModelRoutes(app: FastifyInstance, model: EntityModel, operation
     app.route<{ Params: Record<string, string> }>({
       method: endpoint.method,
       url: model.api.basePath + endpoint.path,
-      // Declared for the route list, OpenAPI and the anonymous-body check; the operation enforces it.
-      config: { permission: routePermission(model, endpoint.action), accessCheckedByOperation: true },
+      // Listed for the route list, OpenAPI and the anonymous-body bound; the operation checks it.
+      config: { operation: operations[operation] },
       handler: handlers[operation],
     });
   }

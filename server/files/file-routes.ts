@@ -3,7 +3,8 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { HttpError, badRequest, notFound } from '../http/http-error.ts';
-import { authenticationError } from '../http/authentication-error.ts';
+import type { DefineOperation, Operation } from '../operations/define-operation.ts';
+import { callerOf } from '../operations/operation-caller.ts';
 import { asMultipartError, fileTooLarge } from './read-uploaded-file.ts';
 import type { UploadLimits } from './file-services.ts';
 import { limitKey } from './user-limiter.ts';
@@ -30,20 +31,27 @@ export interface IncomingFile {
   stream: NodeJS.ReadableStream & { truncated?: boolean };
 }
 
+/** What an upload takes: the folder, and how to open the file (called only once everything is checked). */
+export interface UploadInput {
+  dir: string;
+  open: () => Promise<IncomingFile>;
+}
+
 /**
  * Stores one upload for a caller under DATA_DIR/<dir>/<yyyy>/<mm>/ with a generated name. `open`
  * is called only after the caller, the directory and the caller's limits are checked, so a
  * refused upload reads nothing.
  */
-export type FileUploader = (request: FastifyRequest, dir: string, open: () => Promise<IncomingFile>) => Promise<UploadedFile>;
+export type FileUploader = Operation<UploadInput, UploadedFile>;
 
 /**
- * The upload of POST /api/file[/:dir] and GraphQL `uploadFile`: signed-in callers only, the
- * directory name checked, and with `limits` a user runs a few uploads at once and writes at most
+ * The upload operation of POST /api/file[/:dir] and GraphQL `uploadFile`: any signed-in caller
+ * (every entity form with a file field uploads first, so no single entity permission fits; the
+ * server's disk is never written for an anonymous one), the directory name checked, and with `limits` a user runs a few uploads at once and writes at most
  * UPLOAD_QUOTA_BYTES a day (server/files/file-limits.ts); a file over MAX_UPLOAD_BYTES is a 413
  * and leaves nothing behind.
  */
-export function createFileUploader(dataDir: string, limits?: UploadLimits): FileUploader {
+export function createFileUploader(define: DefineOperation, dataDir: string, limits?: UploadLimits): FileUploader {
   const store = async (dir: string, file: IncomingFile): Promise<UploadedFile> => {
     const now = new Date();
     const relativeDir = [dir, String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0')];
@@ -68,12 +76,11 @@ export function createFileUploader(dataDir: string, limits?: UploadLimits): File
       url: FILES_URL_PREFIX + filepath,
     };
   };
-  return async (request, dir, open) => {
-    if (request.context.userId === null) throw authenticationError(request.context);
+  return define<UploadInput, UploadedFile>('signedIn', async ({ context }, { dir, open }) => {
     if (!DIR_NAME.test(dir)) throw badRequest(`dir must match ${DIR_NAME.source}; got "${dir}"`);
     if (isReservedDir(dir)) throw badRequest(`dir "${dir}" is reserved for the server`);
     if (!limits) return store(dir, await open());
-    const key = limitKey(request.context);
+    const key = limitKey(context);
     await limits.budget.check(key);
     const release = await limits.running.acquire(key);
     try {
@@ -83,7 +90,7 @@ export function createFileUploader(dataDir: string, limits?: UploadLimits): File
     } finally {
       release();
     }
-  };
+  });
 }
 
 /**
@@ -91,22 +98,21 @@ export function createFileUploader(dataDir: string, limits?: UploadLimits): File
  * and GET /files/* serving them back, never outside DATA_DIR (exports have their own signed route).
  */
 export function registerFileRoutes(app: FastifyInstance, dataDir: string, uploadFile: FileUploader): void {
-  const upload = async (request: FastifyRequest, dir: string): Promise<UploadedFile> => {
-    if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
-    return uploadFile(request, dir, async () => {
+  const upload = async (request: FastifyRequest, dir: string): Promise<UploadedFile> =>
+    uploadFile(callerOf(request), { dir, open: async () => {
+      if (!request.isMultipart()) throw new HttpError(415, 'Expected a multipart/form-data body with a "file" field');
       const part = await request.file().catch((error: unknown) => {
         throw asMultipartError(error);
       });
       if (!part || part.fieldname !== 'file') throw badRequest('The multipart body has no "file" field');
       return { filename: part.filename, mimetype: part.mimetype, stream: part.file };
-    });
-  };
+    } });
 
-  app.post('/api/file', async (request, reply) => {
+  app.post('/api/file', { config: { operation: uploadFile } }, async (request, reply) => {
     reply.status(201);
     return upload(request, 'files');
   });
-  app.post<{ Params: { dir: string } }>('/api/file/:dir', async (request, reply) => {
+  app.post<{ Params: { dir: string } }>('/api/file/:dir', { config: { operation: uploadFile } }, async (request, reply) => {
     reply.status(201);
     return upload(request, request.params.dir);
   });

@@ -22,6 +22,10 @@ export const GRAPHQL_MAX_COMPLEXITY = GRAPHQL_MAX_COST;
 /** Selections the cost rule walks at most (fragments expanded), before it gives up and refuses. */
 const GRAPHQL_MAX_NODES = 5_000;
 
+function missing(entity: string): never {
+  throw new Error(`GraphQL's identity mutations need the generic operations of "${entity}" (manifests/${entity}.json, api.provider "generic")`);
+}
+
 function literal(node: ValueNode): unknown {
   switch (node.kind) {
     case Kind.STRING: case Kind.ENUM: return node.value;
@@ -58,11 +62,9 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
     Object.assign(Mutation, resolvers.Mutation);
   }
   const identity = identityResolvers({
-    service: deps.service,
-    entities: deps.entities,
-    enforce: deps.enforce,
     maxUploadBytes: deps.config.maxUploadBytes,
-    operations: createIdentityOperations(deps),
+    operations: createIdentityOperations(deps, app.log),
+    userApiKey: deps.operations.userApiKey ?? missing('userApiKey'),
     uploadFile: deps.uploadFile,
   });
   Object.assign(Query, identity.Query);

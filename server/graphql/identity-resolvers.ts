@@ -1,14 +1,7 @@
-import type { FastifyRequest } from 'fastify';
-import type { EntityModelMap } from '../../contract/model/entity-model.ts';
-import type { EntityService } from '../entities/entity-service.ts';
-import { routePermission } from '../entities/route-permission.ts';
-import type { Enforce } from '../http/authorize-route.ts';
-import { authenticationError } from '../http/authentication-error.ts';
+import type { EntityOperations } from '../entities/operations/entity-operations.ts';
 import { HttpError } from '../http/http-error.ts';
-import { unusableTextIn } from '../http/reject-nul-bytes.ts';
-import { currentUserOf } from '../identity/auth-routes.ts';
-import { createDirectory } from '../identity/directory-routes.ts';
 import type { FileUploader } from '../files/file-routes.ts';
+import { callerOf } from '../operations/operation-caller.ts';
 import type { IdentityOperations } from '../identity/identity-operations.ts';
 import { openUpload, readUpload, type GraphqlUpload } from './graphql-upload.ts';
 import { resolving } from './graphql-errors.ts';
@@ -63,61 +56,50 @@ extend type Mutation {
 type Resolver = (root: unknown, args: Record<string, unknown>, context: ResolverContext) => Promise<unknown>;
 
 export interface IdentityResolverDeps {
-  service: EntityService;
-  entities: EntityModelMap;
-  enforce: Enforce;
   maxUploadBytes: number;
-  /** The functions the REST routes run (server/identity/identity-operations.ts). */
+  /** The operations the REST routes run (server/identity/identity-operations.ts). */
   operations: IdentityOperations;
-  /** POST /api/file's upload, its per-user limits included (server/files/file-routes.ts). */
+  /** The generic userApiKey operations: its create answers the secret once (server/identity/api-key-routes.ts). */
+  userApiKey: EntityOperations;
+  /** POST /api/file's upload operation, its per-user limits included (server/files/file-routes.ts). */
   uploadFile: FileUploader;
 }
 
 /**
- * Every operation calls the identity and file code the REST routes call, with the caller's
- * request: the same caller checks, validation and errors, and the same attempt counters for
+ * The GraphQL adapter of the identity and file operations the REST routes run, with the caller's
+ * request: the same access decisions, validation and errors, and the same attempt counters for
  * sign-in, Google sign-in and password change (server/identity/credential-limits.ts), so
  * alternating REST and GraphQL, or aliasing a mutation many times in one request, gives no
- * extra attempts.
+ * extra attempts. Nothing here decides who may run what.
  */
 export function identityResolvers(deps: IdentityResolverDeps): { Query: Record<string, Resolver>; Mutation: Record<string, Resolver> } {
-  const { service, entities, enforce, maxUploadBytes, operations, uploadFile } = deps;
-  const directory = createDirectory({ service, entities });
-  const signedIn = (work: (request: FastifyRequest, args: Record<string, unknown>) => unknown): Resolver =>
-    (_root, args, { request }) => resolving(async () => {
-      if (request.context.userId === null) throw authenticationError(request.context);
-      return work(request, args);
-    });
-  const me = (request: FastifyRequest) => currentUserOf(service, request.context.userId!);
+  const { maxUploadBytes, operations, userApiKey, uploadFile } = deps;
+  const { me } = operations;
   return {
     Query: {
-      me: signedIn(me),
-      permissions: signedIn(() => directory.permissions()),
-      rolesAll: signedIn((request) => directory.rolesAll(request.context)),
-      tenantsAll: signedIn((request) => directory.tenantsAll(request.context)),
+      me: (_root, _args, { request }) => resolving(() => me(callerOf(request), undefined)),
+      permissions: (_root, _args, { request }) => resolving(() => operations.permissions(callerOf(request), undefined)),
+      rolesAll: (_root, _args, { request }) => resolving(() => operations.rolesAll(callerOf(request), undefined)),
+      tenantsAll: (_root, _args, { request }) => resolving(() => operations.tenantsAll(callerOf(request), undefined)),
       settings: () => resolving(async () => {
         throw new HttpError(501, 'Not implemented', { i18nMessage: 'error.notImplemented' });
       }),
     },
     Mutation: {
-      login: (_root, args, { request, reply }) => resolving(() => operations.signIn(request, reply, args)),
-      passwordChange: (_root, args, { request, reply }) => resolving(() => operations.passwords.changeOwn(request, reply, args)),
-      userPasswordChange: (_root, args, { request }) => resolving(() => operations.passwords.reset(request, String(args.userId), args)),
-      googleLogin: (_root, args, { request, reply }) => resolving(() => operations.googleSignIn(request, reply, args)),
+      login: (_root, args, { request, reply }) => resolving(() => operations.signIn(callerOf(request, reply), args)),
+      passwordChange: (_root, args, { request, reply }) => resolving(() => operations.changeOwnPassword(callerOf(request, reply), args)),
+      userPasswordChange: (_root, args, { request }) => resolving(() => operations.resetPassword(callerOf(request), { userId: String(args.userId), body: args })),
+      googleLogin: (_root, args, { request, reply }) => resolving(() => operations.googleSignIn(callerOf(request, reply), args)),
       // The generic create: the secret comes from the userApiKey beforeInsert hook (api-key-routes.ts).
-      userApiKeyCreateWithSecret: (_root, args, { request }) => resolving(async () => {
-        await enforce(request, routePermission(entities.userApiKey, 'create'));
-        const unusable = unusableTextIn([args]);
-        if (unusable) throw unusable;
-        return service.create('userApiKey', request.context, { ...(args.data as object) });
-      }),
-      avatar: signedIn(async (request, args) => {
-        await operations.setAvatar(request, await readUpload(args.file as GraphqlUpload, maxUploadBytes));
-        return me(request);
+      userApiKeyCreateWithSecret: (_root, args, { request }) => resolving(() => userApiKey.create(callerOf(request), { data: { ...(args.data as object) } })),
+      avatar: (_root, args, { request }) => resolving(async () => {
+        const caller = callerOf(request);
+        await operations.setAvatar(caller, { read: () => readUpload(args.file as GraphqlUpload, maxUploadBytes) });
+        return me(caller, undefined);
       }),
       uploadFile: (_root, args, { request }) => resolving(async () => {
         const dir = args.dir === undefined || args.dir === null ? 'files' : String(args.dir);
-        return uploadFile(request, dir, () => openUpload(args.file as GraphqlUpload));
+        return uploadFile(callerOf(request), { dir, open: () => openUpload(args.file as GraphqlUpload) });
       }),
     },
   };

@@ -1,16 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Authorizer, RoutePermission } from './authorizer.ts';
-import { authenticationError } from './authentication-error.ts';
-import { authorizeOperation } from '../entities/operations/authorize-operation.ts';
+import type { FastifyInstance } from 'fastify';
+import type { RoutePermission } from './authorizer.ts';
+import { accessName, type DefineOperation, type OperationAccessCheck } from '../operations/define-operation.ts';
+import { callerOf } from '../operations/operation-caller.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The permission the route needs; routes with neither this nor `authenticated` are public. */
+    /**
+     * The operation the route runs (server/operations): its access is listed here and checked by
+     * the operation itself. Routes with neither this nor `permission` are public.
+     */
+    operation?: OperationAccessCheck;
+    /**
+     * Only for routes that are not an operation yet (the schema studio): the permission they need,
+     * checked before the handler by the same definer the operations use.
+     */
     permission?: RoutePermission;
-    /** Any signed-in caller may run the route (own profile, own password, uploads). */
-    authenticated?: boolean;
-    /** The route's operation checks `permission` itself (server/entities/operations): not checked again here. */
-    accessCheckedByOperation?: boolean;
   }
 }
 
@@ -21,59 +25,41 @@ export interface RouteAccess {
   access: 'public' | 'authenticated' | string;
   /** The route's own Fastify schema, when it declares one (for the OpenAPI document). */
   schema?: Record<string, unknown>;
-}
-
-/** Checks one permission for a request; throws the 401/403 the REST routes answer with. */
-export type Enforce = (request: FastifyRequest, required: RoutePermission) => Promise<void>;
-
-export interface RouteAuthorization {
-  /** Every route registered so far and how it is protected. */
-  routes: RouteAccess[];
-  /** The same check, for transports that are not one route per operation (GraphQL). */
-  enforce: Enforce;
+  /** The operation whose access this is (absent on public routes). */
+  operation?: OperationAccessCheck;
+  /** True for a route that only declares `config.permission` (its check runs in a preHandler). */
+  declaredOnly?: true;
 }
 
 /**
- * Routes owned by other modules that need a signed-in caller but declare nothing themselves.
- * Uploads (POST /api/file[/:dir]) write to the server's disk, so anonymous callers may not; any
- * signed-in user may, because every entity form with a file field uploads first (no single
- * entity permission fits). Keyed by "METHOD url" as Fastify registers it.
+ * The list of every route and how it is protected (OpenAPI, the coverage tests, the anonymous
+ * body bounds). No permission is decided here: a route's operation checks its own caller. A
+ * route that only declares `config.permission` (not an operation yet) gets that check as an
+ * operation's admission, in its own preHandler, so only those routes pay for it.
  */
-const SIGNED_IN_ROUTES: Record<string, true> = {
-  'POST /api/file': true,
-  'POST /api/file/:dir': true,
-};
-
-/**
- * The single place permissions are enforced: every route declares what it needs in its config
- * and this preHandler asks the authorizer before the handler runs.
- */
-export function registerRouteAuthorization(app: FastifyInstance, authorizer: Authorizer): RouteAuthorization {
+export function registerRouteAuthorization(app: FastifyInstance, defineOperation: DefineOperation): { routes: RouteAccess[] } {
   const routes: RouteAccess[] = [];
-  const enforce: Enforce = (request, required) => authorizeOperation(authorizer, { context: request.context, request }, required);
   app.addHook('onRoute', (options) => {
     const methods = Array.isArray(options.method) ? options.method : [options.method];
-    const config = (options.config ??= {}) as { permission?: RoutePermission; authenticated?: boolean; methodNotAllowed?: boolean };
+    const config = (options.config ??= {}) as { operation?: OperationAccessCheck; permission?: RoutePermission; methodNotAllowed?: boolean };
     // A 405 answer (method-not-allowed.ts) is no operation: not listed, nothing to authorise.
     if (config.methodNotAllowed) return;
+    if (config.permission && !config.operation) {
+      const declared = defineOperation([config.permission], async () => undefined);
+      config.operation = declared;
+      const own = options.preHandler === undefined ? [] : Array.isArray(options.preHandler) ? options.preHandler : [options.preHandler];
+      options.preHandler = [async (request) => declared.admit(callerOf(request)), ...own] as typeof options.preHandler;
+    }
     for (const method of methods) {
-      if (SIGNED_IN_ROUTES[`${method} ${options.url}`]) config.authenticated = true;
       routes.push({
         method,
         url: options.url,
-        access: config.permission ? config.permission.permission : config.authenticated ? 'authenticated' : 'public',
+        access: config.operation ? accessName(config.operation.access) : 'public',
         ...(options.schema ? { schema: options.schema as Record<string, unknown> } : {}),
+        ...(config.operation ? { operation: config.operation } : {}),
+        ...(config.permission ? { declaredOnly: true as const } : {}),
       });
     }
   });
-  app.addHook('preHandler', async (request) => {
-    const { permission: required, authenticated, accessCheckedByOperation } = request.routeOptions.config;
-    if (accessCheckedByOperation) return;
-    if (!required) {
-      if (authenticated && request.context.userId === null) throw authenticationError(request.context);
-      return;
-    }
-    await enforce(request, required);
-  });
-  return { routes, enforce };
+  return { routes };
 }

@@ -30,6 +30,7 @@ import { permissionAuthorizer } from '../identity/permission-authorizer.ts';
 import { seedDatabase } from '../seed/seed-database.ts';
 import { settingsStoreFor } from '../settings/settings-store.ts';
 import { registerRouteAuthorization, type RouteAccess } from './authorize-route.ts';
+import { operationDefiner } from '../operations/define-operation.ts';
 import type { Authorizer } from './authorizer.ts';
 import { drainUnreadBodies } from './drain-unread-body.ts';
 import { registerGracefulClose, type GracefulClose } from './graceful-close.ts';
@@ -166,11 +167,13 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
     request.context = { ...(await resolveContext(request)), requestId: request.id };
   });
   const authorizer = options.authorizer ?? permissionAuthorizer;
-  const { routes, enforce } = registerRouteAuthorization(app, authorizer);
+  // Every operation checks its own caller through this authorizer (server/operations).
+  const defineOperation = operationDefiner(authorizer);
+  const { routes } = registerRouteAuthorization(app, defineOperation);
   const addMethodNotAllowed = trackMethodsForNotAllowed(app);
   // Before any body is read: bounded JSON, small public bodies, anonymous rate limits (issue 31 item 3).
   registerBoundedJsonParser(app);
-  boundPublicRoutes(app, { enforce, anonymousPerMinute: identityConfig.rateLimits.anonymous ?? DEFAULT_ANONYMOUS_PER_MINUTE });
+  boundPublicRoutes(app, { anonymousPerMinute: identityConfig.rateLimits.anonymous ?? DEFAULT_ANONYMOUS_PER_MINUTE });
 
   registerSecurityHeaders(app);
   // Closed unless CORS_ORIGINS names the origins (or '*') allowed to call the API from a browser.
@@ -195,7 +198,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   registerHealthRoute(app);
   // Export download links are signed with a key derived from the token secret (the same value identity uses).
   // Long work (training, imports, exports, parsing) runs as durable jobs, the same on every instance.
-  const jobs = await createJobQueue(app, database, featureConfig.jobs);
+  const jobs = await createJobQueue(app, database, featureConfig.jobs, defineOperation);
   registerReadinessRoute(app, { database, probes: coordination.probes, dataDir: config.dataDir, jobs });
   registerMetricsRoute(app, metricsConfig);
   if (metricsConfig.enabled) {
@@ -208,9 +211,9 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   // Every entity's operations (access, input hygiene, list defaults), for REST and GraphQL alike.
   const operations = createEntityOperations(models, { service, exporter: files.exporter, importer: files.importer, authorizer });
   registerEntityRoutes(app, models, operations);
-  const uploadFile = createFileUploader(config.dataDir, files.uploads);
+  const uploadFile = createFileUploader(defineOperation, config.dataDir, files.uploads);
   registerFileRoutes(app, config.dataDir, uploadFile);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, schemas, graphql: options.graphql ?? { typeDefs: entityTypeDefs, operationNames: entityOperationNames }, identity, settings, runtimeConfig, routes, enforce, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination, operations });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, schemas, graphql: options.graphql ?? { typeDefs: entityTypeDefs, operationNames: entityOperationNames }, identity, settings, runtimeConfig, routes, defineOperation, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination, operations });
   await registerConsole(app, config.distDir);
   addMethodNotAllowed();
   return { app, database, service, identity, routes, shutdown };

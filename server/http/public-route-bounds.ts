@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { Enforce } from './authorize-route.ts';
-import { authenticationError } from './authentication-error.ts';
+import { callerOf } from '../operations/operation-caller.ts';
 
 /**
  * Body limit of a route anyone may call, unless it declares its own: sign-in, logout, Google
@@ -17,13 +16,13 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * - a public route without a bodyLimit of its own gets PUBLIC_BODY_LIMIT;
  * - a public route taking a body without a rateLimit of its own gets `anonymousPerMinute` per
  *   address, for anonymous callers only (signed-in callers of /graphql are not throttled);
- * - a route that needs a signed-in caller answers an anonymous one sending a body 401 before reading it
- *   (the same authorizer decides, so a custom one still may let it through).
+ * - a route whose operation is not public answers an anonymous caller sending a body with the
+ *   operation's own admission (its 401, or whatever a custom authorizer decides) before reading it.
  */
-export function boundPublicRoutes(app: FastifyInstance, deps: { enforce: Enforce; anonymousPerMinute: number }): void {
+export function boundPublicRoutes(app: FastifyInstance, deps: { anonymousPerMinute: number }): void {
   app.addHook('onRoute', (route) => {
-    const config = (route.config ?? {}) as { permission?: unknown; authenticated?: boolean; rateLimit?: unknown; methodNotAllowed?: boolean };
-    if (config.permission || config.authenticated || config.methodNotAllowed) return;
+    const config = (route.config ?? {}) as { operation?: { access: unknown }; rateLimit?: unknown; methodNotAllowed?: boolean };
+    if ((config.operation && config.operation.access !== 'public') || config.methodNotAllowed) return;
     const url = route.url ?? route.path;
     if (route.bodyLimit === undefined && !LARGE_PUBLIC_ROUTES.has(url)) route.bodyLimit = PUBLIC_BODY_LIMIT;
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -40,9 +39,8 @@ export function boundPublicRoutes(app: FastifyInstance, deps: { enforce: Enforce
   });
   app.addHook('preParsing', async (request) => {
     if (request.context?.userId || !hasBody(request.headers)) return;
-    const { permission, authenticated } = request.routeOptions.config;
-    if (permission) await deps.enforce(request, permission);
-    else if (authenticated) throw authenticationError(request.context);
+    const { operation } = request.routeOptions.config;
+    if (operation && operation.access !== 'public') await operation.admit(callerOf(request));
   });
 }
 

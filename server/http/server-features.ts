@@ -20,7 +20,8 @@ import { graphqlFeature } from '../graphql/graphql-feature.ts';
 import { openapiFeature } from '../openapi/openapi-feature.ts';
 import type { Coordination } from '../db/coordination/coordination.ts';
 import type { EntityOperations } from '../entities/operations/entity-operations.ts';
-import type { Enforce, RouteAccess } from './authorize-route.ts';
+import type { RouteAccess } from './authorize-route.ts';
+import type { DefineOperation } from '../operations/define-operation.ts';
 
 /** What a feature module gets to register its routes with. */
 export interface EntityGraphql {
@@ -47,8 +48,8 @@ export interface FeatureDependencies {
   runtimeConfig: RuntimeConfigReader;
   /** Every route registered, with how it is protected (complete once the server is ready). */
   routes: RouteAccess[];
-  /** The permission check the REST routes run, for transports with many operations per route. */
-  enforce: Enforce;
+  /** Defines a feature's operation: its access (checked by the operation itself) and its work (server/operations). */
+  defineOperation: DefineOperation;
   /** The one exporter (its files, quota and signed download links are shared by REST and GraphQL). */
   exporter: EntityExporter;
   /** The durable job queue for long work (server/jobs): features register their job kinds on it. */

@@ -1,122 +1,21 @@
-import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
-import type { FastifyInstance, FastifyBaseLogger } from 'fastify';
-import type { EntityService } from '../entities/entity-service.ts';
-import { HttpError, validationError, type InputError } from '../http/http-error.ts';
-import { system } from '../entities/system-context.ts';
-import type { SettingsStore } from '../settings/settings-store.ts';
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../operations/operation-caller.ts';
 import type { IdentityConfig } from './identity-config.ts';
-import type { Mailer } from './mailer.ts';
-import { checkPasswordLength } from './password-policy.ts';
-import { RECOVERY_CODE_LIFETIME_MS, type RecoveryCodes } from './recovery-codes.ts';
-import type { UserAccounts } from './user-accounts.ts';
-import type { TokenVersions } from './token-versions.ts';
-import { defaultRoleId } from './default-role.ts';
+import type { IdentityOperations } from './identity-operations.ts';
 
-export interface AccountRouteDeps {
-  config: IdentityConfig;
-  port: number;
-  accounts: UserAccounts;
-  service: EntityService;
-  settings: SettingsStore;
-  codes: RecoveryCodes;
-  tokenVersions: TokenVersions;
-  mailer: () => Promise<Mailer>;
-  log: FastifyBaseLogger;
-  /** app.publicUrl, else PUBLIC_URL (server/config/resolve-runtime-config.ts). */
-  readConfig: RuntimeConfigReader;
-}
-
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-/**
- * Public self-service: registration and password recovery, each behind its Settings switch
- * (auth.registrationEnabled, default off; auth.recoveryEnabled, default on) and rate limited.
- */
-export function registerAccountRoutes(app: FastifyInstance, deps: AccountRouteDeps): void {
-  const { config, accounts, service, settings, codes } = deps;
+/** Registration and password recovery (self-service.ts): public, so each is rate limited per address. */
+export function registerAccountRoutes(app: FastifyInstance, identity: IdentityOperations, config: IdentityConfig): void {
+  const { register, requestRecovery, completeRecovery } = identity;
   const limit = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' } });
-
-  app.post('/api/users/register', { config: limit(config.rateLimits.register) }, async (request, reply) => {
-    if (!(await settings.getBoolean('auth.registrationEnabled'))) {
-      throw new HttpError(403, 'Registration is disabled', { i18nMessage: 'error.registrationDisabled' });
-    }
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const text = (field: string) => (typeof body[field] === 'string' ? (body[field] as string).trim() : '');
-    const errors: InputError[] = [];
-    for (const field of ['username', 'name', 'email', 'phone']) if (text(field) === '') errors.push({ field, reason: 'validation.required' });
-    if (text('email') !== '' && !EMAIL.test(text('email'))) errors.push({ field: 'email', reason: 'validation.email.invalid' });
-    const problem = checkPasswordLength(body.password, 'password');
-    if (problem) errors.push(problem);
-    else if (text('password') !== text('confirmPassword')) errors.push({ field: 'confirmPassword', reason: 'validation.password.confirmed' });
-    if (errors.length > 0) throw validationError(errors);
-    const role = await defaultRoleId(service, settings);
-    // The generic create validates lengths and uniqueness (409 validation.unique) and hashes the password.
-    const user = await service.create('user', system(), {
-      username: text('username'), name: text('name'), email: text('email'), phone: text('phone'),
-      password: body.password, role, active: true,
-    });
+  app.post('/api/users/register', { config: { operation: register, ...limit(config.rateLimits.register) } }, async (request, reply) => {
+    const user = await register(callerOf(request), request.body);
     reply.status(201);
     return user;
   });
-
-  app.post('/api/users/password/recovery/request', { config: limit(config.rateLimits.recovery) }, async (request) => {
-    await requireRecovery(settings);
-    const email = typeof (request.body as Record<string, unknown> | null)?.email === 'string' ? ((request.body as { email: string }).email).trim() : '';
-    if (!EMAIL.test(email)) throw validationError([{ field: 'email', reason: 'validation.email.invalid' }]);
-    const account = await accounts.byEmail(email);
-    if (account?.active && account.email) {
-      const code = await codes.issue(account.id);
-      const link = `${await publicUrl(deps)}/password/recovery/complete/${code}`;
-      // Not awaited: the answer must not take longer when the address exists (a slow SMTP
-      // server would tell). Failures are logged for the administrator.
-      void deps.mailer()
-        .then((mailer) => mailer.send({
-          to: account.email!,
-          subject: 'Recuperación de contraseña / Password recovery',
-          text:
-            `Para elegir una nueva contraseña abre este enlace (caduca en ${RECOVERY_CODE_LIFETIME_MS / 60_000} minutos):\n${link}\n\n` +
-            `Código: ${code}\n\nSi no lo pediste, ignora este mensaje.\n\n` +
-            `To choose a new password open the link above (it expires in 15 minutes). If you did not ask for it, ignore this message.\n`,
-        }))
-        .catch((error: unknown) => deps.log.error({ err: error }, 'password recovery e-mail could not be sent'));
-    }
-    // Same answer whether or not the address belongs to someone.
-    return { ok: true };
-  });
-
-  app.post('/api/users/password/recovery/complete', { config: limit(config.rateLimits.recovery) }, async (request) => {
-    await requireRecovery(settings);
-    const body = (request.body ?? {}) as Record<string, unknown>;
-    const errors: InputError[] = [];
-    if (typeof body.recoveryCode !== 'string' || body.recoveryCode.trim() === '') errors.push({ field: 'recoveryCode', reason: 'validation.required' });
-    const problem = checkPasswordLength(body.newPassword, 'newPassword');
-    if (problem) errors.push(problem);
-    if (body.confirmPassword !== undefined && String(body.confirmPassword).trim() !== String(body.newPassword ?? '').trim()) {
-      errors.push({ field: 'confirmPassword', reason: 'validation.password.confirmed' });
-    }
-    if (errors.length > 0) throw validationError(errors);
-    const userId = await codes.consume((body.recoveryCode as string).trim());
-    if (!userId) {
-      throw new HttpError(400, 'The recovery code is invalid or has expired', {
-        i18nMessage: 'error.invalidRecoveryCode',
-        inputErrors: [{ field: 'recoveryCode', reason: 'validation.recoveryCode.invalid' }],
-      });
-    }
-    // Whoever held a session of this account (the reason to recover, perhaps) loses it.
-    await deps.tokenVersions.revoke(userId);
-    await accounts.setPassword(userId, body.newPassword as string);
-    return true;
-  });
-}
-
-async function requireRecovery(settings: SettingsStore): Promise<void> {
-  if (!(await settings.getBoolean('auth.recoveryEnabled'))) {
-    throw new HttpError(403, 'Password recovery is disabled', { i18nMessage: 'error.recoveryDisabled' });
-  }
-}
-
-/** Links never use the request's Host header (an attacker could point them at their own site). */
-async function publicUrl(deps: AccountRouteDeps): Promise<string> {
-  const configured = (await deps.readConfig()).publicUrl ?? `http://localhost:${deps.port}`;
-  return configured.replace(/\/+$/, '');
+  app.post('/api/users/password/recovery/request', { config: { operation: requestRecovery, ...limit(config.rateLimits.recovery) } }, async (request) =>
+    requestRecovery(callerOf(request), request.body),
+  );
+  app.post('/api/users/password/recovery/complete', { config: { operation: completeRecovery, ...limit(config.rateLimits.recovery) } }, async (request) =>
+    completeRecovery(callerOf(request), request.body),
+  );
 }

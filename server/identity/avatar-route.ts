@@ -1,43 +1,12 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { FILES_URL_PREFIX, type UploadedFile } from '../files/file-routes.ts';
-import { sanitiseFilename, storedFileName } from '../files/stored-file-name.ts';
-import { authenticationError } from '../http/authentication-error.ts';
-import { HttpError } from '../http/http-error.ts';
-import { readUploadedFile, type UploadedContent } from '../files/read-uploaded-file.ts';
-import { imageType } from './image-signature.ts';
-import type { UserAccounts } from './user-accounts.ts';
+import type { FastifyInstance } from 'fastify';
+import { readUploadedFile } from '../files/read-uploaded-file.ts';
+import { callerOf } from '../operations/operation-caller.ts';
+import type { IdentityOperations } from './identity-operations.ts';
 
-/**
- * Sets the caller's own picture from an uploaded file already read (REST multipart, GraphQL
- * Upload; both within MAX_UPLOAD_BYTES). Only PNG and JPEG, judged by content (a renamed file is
- * refused with 415). Stored like every upload under DATA_DIR/avatars/<yyyy>/<mm>/ with a random
- * name, served by GET /files/*; the user's avatar becomes its URL.
- */
-export type AvatarSetter = (request: FastifyRequest, file: UploadedContent) => Promise<UploadedFile>;
-
-export function createAvatarSetter(deps: { dataDir: string; accounts: UserAccounts }): AvatarSetter {
-  return async (request, { filename, content }) => {
-    if (request.context.userId === null) throw authenticationError(request.context);
-    const type = imageType(content);
-    if (!type) throw new HttpError(415, 'The avatar must be a PNG or JPEG image', { i18nMessage: 'error.unsupportedImage' });
-    const now = new Date();
-    const relativeDir = ['avatars', String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0')];
-    const name = storedFileName(`avatar.${type.extension}`);
-    await fs.promises.mkdir(path.join(deps.dataDir, ...relativeDir), { recursive: true });
-    await fs.promises.writeFile(path.join(deps.dataDir, ...relativeDir, name), content, { flag: 'wx' });
-    const filepath = [...relativeDir, name].join('/');
-    const url = FILES_URL_PREFIX + filepath;
-    await deps.accounts.setFields(request.context.userId, { avatar: url });
-    return { filename: sanitiseFilename(filename), filepath, size: content.length, mimetype: type.mimetype, url };
-  };
-}
-
-/** POST /api/users/avatar (multipart, field `file`). */
-export function registerAvatarRoute(app: FastifyInstance, setAvatar: AvatarSetter): void {
-  app.post('/api/users/avatar', { config: { authenticated: true } }, async (request) =>
-    // The shared reader answers 415 (not multipart), 400 (no file field, malformed body) and 413.
-    setAvatar(request, await readUploadedFile(request)),
-  );
+/** POST /api/users/avatar (multipart, field `file`): the REST adapter of the avatar operation. */
+export function registerAvatarRoute(app: FastifyInstance, identity: IdentityOperations): void {
+  const { setAvatar } = identity;
+  // The file is read only once the operation has admitted the caller; the shared reader answers
+  // 415 (not multipart), 400 (no file field, malformed body) and 413.
+  app.post('/api/users/avatar', { config: { operation: setAvatar } }, async (request) => setAvatar(callerOf(request), { read: () => readUploadedFile(request) }));
 }

@@ -1,80 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { EntityModelMap } from '../../contract/model/entity-model.ts';
-import type { EntityService } from '../entities/entity-service.ts';
-import { hasPermission, type RequestContext } from '../http/request-context.ts';
-import { system } from '../entities/system-context.ts';
-import { allPermissions } from './permission-catalog.ts';
-import { PermissionCoverage } from './permission-coverage.ts';
-import { assignableRoles, type DelegationRole } from '../../contract/permissions/role-delegation.ts';
+import { callerOf } from '../operations/operation-caller.ts';
+import type { IdentityOperations } from './identity-operations.ts';
 
-import type { ListQuery } from '../entities/list-query.ts';
-
-/** Role and tenant lookups fetch full lists (docs/product-rules.md#constants); limit 0 means no limit. */
-const FULL_LIST: ListQuery = { limit: 0, offset: 0, orderBy: 'name', order: 'asc', search: null, filters: [] };
-
-/** The lookups, as REST (below) and GraphQL (permissions, rolesAll, tenantsAll) answer them. */
-export interface Directory {
-  permissions(): string[];
-  rolesAll(context: RequestContext): Promise<Record<string, unknown>[]>;
-  /** The roles the caller may give a user (contract/permissions/role-delegation.ts): what role pickers offer. */
-  rolesAssignable(context: RequestContext): Promise<Record<string, unknown>[]>;
-  tenantsAll(context: RequestContext): Promise<Record<string, unknown>[]>;
-}
-
-export function createDirectory(deps: { service: EntityService; entities: EntityModelMap }): Directory {
-  const { service } = deps;
-  const permissions = allPermissions(deps.entities);
-  const coverage = new PermissionCoverage(deps.entities);
-  return {
-    permissions: () => permissions,
-    // role:view or role:manage: every role. Otherwise the child roles of the caller's own role
-    // (the roles they may hand out), or nothing.
-    async rolesAll(context) {
-      const all = await listAll(service, 'role');
-      if (hasPermission(context, 'role:view') || hasPermission(context, 'role:manage')) return all;
-      const own = all.find((role) => role._id === context.roleId);
-      const children = new Set(((own?.childRoles ?? []) as { _id: string }[]).map((child) => child._id));
-      return all.filter((role) => children.has(String(role._id)));
-    },
-    async rolesAssignable(context) {
-      const all = await listAll(service, 'role');
-      const own = all.find((role) => role._id === context.roleId);
-      const caller = { permissions: context.permissions, role: own ? delegationRole(own) : null };
-      const offered = new Set(assignableRoles(coverage, caller, all.map(delegationRole)).map((role) => role._id));
-      // Name and id only: the caller may not read roles' permissions (role:view).
-      return all.filter((role) => offered.has(String(role._id))).map((role) => ({ _id: role._id, name: role.name }));
-    },
-    // Tenant users: their own tenant. Platform users (no tenant) who administer tenants or users:
-    // all of them. Others: none.
-    async tenantsAll(context) {
-      if (context.tenantId !== null) return service.findByIds('tenant', system(), [context.tenantId]);
-      return mayListTenants(context) ? listAll(service, 'tenant') : [];
-    },
-  };
-}
-
-/**
- * The lookups forms need (docs/product-rules.md#calls): every permission string, the role list and the tenant list.
- * Any signed-in caller may ask; what they get depends on who they are (README: "Lookups").
- */
-export function registerDirectoryRoutes(app: FastifyInstance, directory: Directory): void {
-  app.get('/api/permissions', { config: { authenticated: true } }, async () => directory.permissions());
-  app.get('/api/roles/all', { config: { authenticated: true } }, async (request) => directory.rolesAll(request.context));
-  app.get('/api/roles/assignable', { config: { authenticated: true } }, async (request) => directory.rolesAssignable(request.context));
-  app.get('/api/tenants/all', { config: { authenticated: true } }, async (request) => directory.tenantsAll(request.context));
-}
-
-/** A role record as the delegation rule reads it (childRoles come populated or as ids). */
-function delegationRole(role: Record<string, unknown>): DelegationRole {
-  const ids = (Array.isArray(role.childRoles) ? role.childRoles : []).map((child) => (child && typeof child === 'object' ? String((child as { _id?: unknown })._id) : String(child)));
-  return { _id: String(role._id), name: String(role.name ?? ''), permissions: Array.isArray(role.permissions) ? role.permissions.map(String) : [], childRoles: ids, readonly: role.readonly === true };
-}
-
-function mayListTenants(context: RequestContext): boolean {
-  return ['tenant:view', 'tenant:manage', 'user:view', 'user:manage', 'user:create', 'user:update'].some((p) => hasPermission(context, p));
-}
-
-function listAll(service: EntityService, entity: string) {
-  // Read on the caller's behalf by the rules above (a caller without role:view still sees the roles it may hand out).
-  return service.find(entity, system(), FULL_LIST);
+/** GET /api/permissions, /api/roles/all, /api/roles/assignable, /api/tenants/all: REST adapters of the lookups (directory.ts). */
+export function registerDirectoryRoutes(app: FastifyInstance, identity: IdentityOperations): void {
+  const { permissions, rolesAll, rolesAssignable, tenantsAll } = identity;
+  app.get('/api/permissions', { config: { operation: permissions } }, async (request) => permissions(callerOf(request), undefined));
+  app.get('/api/roles/all', { config: { operation: rolesAll } }, async (request) => rolesAll(callerOf(request), undefined));
+  app.get('/api/roles/assignable', { config: { operation: rolesAssignable } }, async (request) => rolesAssignable(callerOf(request), undefined));
+  app.get('/api/tenants/all', { config: { operation: tenantsAll } }, async (request) => tenantsAll(callerOf(request), undefined));
 }

@@ -3,18 +3,15 @@ import { registerAccountRoutes } from './account-routes.ts';
 import { registerApiKeySecrets } from './api-key-routes.ts';
 import { registerAuthRoutes } from './auth-routes.ts';
 import { registerAvatarRoute } from './avatar-route.ts';
-import { createDirectory, registerDirectoryRoutes } from './directory-routes.ts';
+import { registerDirectoryRoutes } from './directory-routes.ts';
 import { registerGoogleRoutes } from './google-routes.ts';
 import { createIdentityOperations } from './identity-operations.ts';
-import { createMailSender } from './mail-sender.ts';
 import { registerPasswordRoutes } from './password-routes.ts';
-import { RecoveryCodes } from './recovery-codes.ts';
 import { registerNoStore } from '../http/no-store.ts';
 import { AccessRules } from './access-rules.ts';
 import { PermissionCoverage } from './permission-coverage.ts';
 import { bindSensitiveSettings } from './sensitive-settings.ts';
 import { ensureUniqueUsernames } from './unique-usernames.ts';
-import { UserAccounts } from './user-accounts.ts';
 import { registerUsersExportFilters } from './users-export-filters.ts';
 
 /**
@@ -23,12 +20,10 @@ import { registerUsersExportFilters } from './users-export-filters.ts';
  * secrets and the role rules (server/identity/README.md).
  */
 export const identityFeature: ServerFeature = async (app, deps) => {
-  const { identity, service, settings, database, config } = deps;
+  const { identity, service, settings, database } = deps;
   // API answers carry personal data and tokens: never cached (registered here, with identity,
   // until create-server, being edited concurrently, can take it).
   registerNoStore(app);
-  const accounts = new UserAccounts(database, service);
-  const codes = new RecoveryCodes(database);
   await ensureUniqueUsernames(database, app.log);
   // Privilege boundaries, global records, last administrator, records in use: entity-service
   // hooks, so every write path (REST, GraphQL, import) runs them.
@@ -37,17 +32,14 @@ export const identityFeature: ServerFeature = async (app, deps) => {
   // Security-relevant settings need a full administrator; the default role must be harmless.
   bindSensitiveSettings(settings, { coverage, service });
   rules.register();
-  // The same operations GraphQL runs (identity-operations.ts): one set of checks and attempt counters.
-  const operations = createIdentityOperations(deps);
-  registerAuthRoutes(app, { signIn: operations.signIn, service });
-  registerPasswordRoutes(app, operations.passwords);
-  registerAccountRoutes(app, {
-    config: identity.config, port: config.port, accounts, service, settings, codes, tokenVersions: identity.tokenVersions, log: app.log,
-    mailer: createMailSender({ readConfig: deps.runtimeConfig, dataDir: config.dataDir, logger: app.log }), readConfig: deps.runtimeConfig,
-  });
-  registerAvatarRoute(app, operations.setAvatar);
-  registerGoogleRoutes(app, operations.googleSignIn);
-  registerDirectoryRoutes(app, createDirectory({ service, entities: deps.entities }));
+  // The same operations GraphQL runs (identity-operations.ts): one set of access checks and attempt counters.
+  const operations = createIdentityOperations(deps, app.log);
+  registerAuthRoutes(app, operations);
+  registerPasswordRoutes(app, operations);
+  registerAccountRoutes(app, operations, identity.config);
+  registerAvatarRoute(app, operations);
+  registerGoogleRoutes(app, operations);
+  registerDirectoryRoutes(app, operations);
   registerApiKeySecrets({ service, pepper: identity.apiKeyPepper });
   registerUsersExportFilters(service);
 };

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/database.ts';
 import { JobQueue } from './job-queue.ts';
 import { registerJobRoutes } from './job-routes.ts';
+import { createJobOperations } from './job-operations.ts';
+import type { DefineOperation } from '../operations/define-operation.ts';
 import type { JobSettings } from './job-settings.ts';
 import { createJobStore } from './job-store.ts';
 
@@ -12,7 +14,7 @@ const PRUNE_EVERY_MS = 3600_000;
  * jobs API registered, the worker started once the server is ready (after every kind is known)
  * and stopped before the database closes (its running jobs go back to the queue).
  */
-export async function createJobQueue(app: FastifyInstance, database: Database, settings: JobSettings): Promise<JobQueue> {
+export async function createJobQueue(app: FastifyInstance, database: Database, settings: JobSettings, defineOperation: DefineOperation): Promise<JobQueue> {
   const store = createJobStore(database);
   const jobs = new JobQueue(store, settings, app.log);
   // Finished jobs are kept for the jobs panel, then deleted: the table cannot grow without bound.
@@ -26,7 +28,7 @@ export async function createJobQueue(app: FastifyInstance, database: Database, s
     },
   });
   jobs.schedule('jobs-prune', PRUNE_EVERY_MS);
-  registerJobRoutes(app, jobs);
+  registerJobRoutes(app, createJobOperations(jobs, defineOperation));
   app.addHook('onReady', async () => jobs.start());
   app.addHook('preClose', async () => jobs.stop());
   return jobs;

@@ -1,4 +1,6 @@
 import type { ServerFeature } from '../http/server-features.ts';
+import { createSettingsOperations } from './settings-operations.ts';
 import { registerSettingsRoutes } from './settings-routes.ts';
 
-export const settingsFeature: ServerFeature = (app, deps) => registerSettingsRoutes(app, deps.settings, deps.runtimeConfig);
+export const settingsFeature: ServerFeature = (app, deps) =>
+  registerSettingsRoutes(app, createSettingsOperations({ store: deps.settings, readConfig: deps.runtimeConfig, defineOperation: deps.defineOperation }));

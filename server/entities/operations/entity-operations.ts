@@ -11,8 +11,8 @@ import { MAX_LIMIT, parseListQuery, type RawQuery } from '../list-query.ts';
 import type { FilterArgument } from '../parse-filters.ts';
 import { routePermission } from '../route-permission.ts';
 import { bulkDelete } from '../bulk-delete.ts';
-import { authorizeOperation } from './authorize-operation.ts';
-import type { OperationCaller } from './operation-caller.ts';
+import type { OperationCaller } from '../../operations/operation-caller.ts';
+import { operationDefiner, type Operation } from '../../operations/define-operation.ts';
 
 /** What a transport hands an operation, already read from its own wire format. */
 export interface OperationInput {
@@ -34,11 +34,9 @@ export interface PageResult {
   limit: number;
 }
 
-type Operation = (caller: OperationCaller, input: OperationInput) => Promise<unknown>;
-
 /** One entity's operations, keyed by the endpoint table's names (contract/endpoints/entity-endpoints.ts). */
-export type EntityOperations = Readonly<Record<Exclude<EntityOperationName, 'paginate'>, Operation>> & {
-  readonly paginate: (caller: OperationCaller, input: OperationInput) => Promise<PageResult>;
+export type EntityOperations = Readonly<Record<Exclude<EntityOperationName, 'paginate'>, Operation<OperationInput, unknown>>> & {
+  readonly paginate: Operation<OperationInput, PageResult>;
 };
 
 export interface EntityOperationDeps {
@@ -65,11 +63,11 @@ export function entityOperations(model: EntityModel, deps: EntityOperationDeps):
   const { service, exporter, importer, authorizer } = deps;
   const entity = model.name;
   const runtime = service.runtime(entity);
-  const required = Object.fromEntries(Object.entries(ENTITY_ENDPOINTS).map(([name, endpoint]) => [name, routePermission(model, endpoint.action)])) as Record<EntityOperationName, ReturnType<typeof routePermission>>;
+  const define = operationDefiner(authorizer);
+  const required = (operation: EntityOperationName) => [routePermission(model, ENTITY_ENDPOINTS[operation].action)];
 
-  /** Access first, then input hygiene: an unauthorised caller learns nothing about their input. */
-  const admit = async (operation: EntityOperationName, caller: OperationCaller, input: OperationInput) => {
-    await authorizeOperation(authorizer, caller, required[operation]);
+  /** Input hygiene, after access (the definer checks it first): an unauthorised caller learns nothing about their input. */
+  const clean = (input: OperationInput) => {
     const unusable = unusableTextIn(input.data === undefined ? [input.query ?? {}, input.filters ?? []] : [input.query ?? {}, input.filters ?? [], input.data]);
     if (unusable) throw unusable;
   };
@@ -78,60 +76,36 @@ export function entityOperations(model: EntityModel, deps: EntityOperationDeps):
     if (typeof input.id !== 'string' || input.id === '') throw badRequest('An id is required');
     return input.id;
   };
+  /** One operation: the manifest's permission for its action, then hygiene, then the work. */
+  const operation = <Output>(name: EntityOperationName, work: (caller: OperationCaller, input: OperationInput) => Promise<Output>) =>
+    define<OperationInput, Output>(required(name), async (caller, input) => {
+      clean(input);
+      return work(caller, input);
+    });
 
   return {
-    async search(caller, input) {
-      await admit('search', caller, input);
-      return service.find(entity, caller.context, listOf(input, FIND));
-    },
-    async find(caller, input) {
-      await admit('find', caller, input);
-      return service.find(entity, caller.context, listOf(input, FIND));
-    },
-    async findOne(caller, input) {
-      await admit('findOne', caller, input);
-      return service.findOne(entity, caller.context, listOf(input, FIND));
-    },
-    async findByIds(caller, input) {
-      await admit('findByIds', caller, input);
-      return service.findByIds(entity, caller.context, [...(input.ids ?? [])]);
-    },
-    async findById(caller, input) {
-      await admit('findById', caller, input);
-      return service.findById(entity, caller.context, idOf(input));
-    },
-    async paginate(caller, input) {
-      await admit('paginate', caller, input);
+    search: operation('search', (caller, input) => service.find(entity, caller.context, listOf(input, FIND))),
+    find: operation('find', (caller, input) => service.find(entity, caller.context, listOf(input, FIND))),
+    findOne: operation('findOne', (caller, input) => service.findOne(entity, caller.context, listOf(input, FIND))),
+    findByIds: operation('findByIds', (caller, input) => service.findByIds(entity, caller.context, [...(input.ids ?? [])])),
+    findById: operation('findById', (caller, input) => service.findById(entity, caller.context, idOf(input))),
+    paginate: operation('paginate', async (caller, input): Promise<PageResult> => {
       const query = listOf(input, PAGINATE);
       const page = await service.paginate(entity, caller.context, query);
       return { ...page, page: query.offset / query.limit + 1, limit: query.limit };
-    },
-    async export(caller, input) {
-      await admit('export', caller, input);
-      return exporter.export(runtime, caller.context, input.query ?? {}, input.filters);
-    },
-    async import(caller, input) {
-      await admit('import', caller, input);
+    }),
+    export: operation('export', (caller, input) => exporter.export(runtime, caller.context, input.query ?? {}, input.filters)),
+    import: operation('import', async (caller) => {
       if (!caller.request) throw badRequest('An import reads an uploaded file: it needs the HTTP request');
       return importer.import(runtime, caller.request);
-    },
-    async create(caller, input) {
-      await admit('create', caller, input);
-      return service.create(entity, caller.context, input.data);
-    },
-    async update(caller, input) {
-      await admit('update', caller, input);
-      return service.update(entity, caller.context, idOf(input), input.data);
-    },
-    async delete(caller, input) {
-      await admit('delete', caller, input);
+    }),
+    create: operation('create', (caller, input) => service.create(entity, caller.context, input.data)),
+    update: operation('update', (caller, input) => service.update(entity, caller.context, idOf(input), input.data)),
+    delete: operation('delete', async (caller, input) => {
       await service.delete(entity, caller.context, idOf(input));
       return true;
-    },
-    async bulkDelete(caller, input) {
-      await admit('bulkDelete', caller, input);
-      return bulkDelete(service, runtime, caller.context, input.data, caller.request?.log);
-    },
+    }),
+    bulkDelete: operation('bulkDelete', (caller, input) => bulkDelete(service, runtime, caller.context, input.data, caller.request?.log)),
   };
 }
 

@@ -1,11 +1,12 @@
-import Fastify from 'fastify';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { registerContactMergeRoute } from '../../../server/chat/contact-merge-routes.ts';
+import { contactMergeOperation } from '../../../server/chat/contact-merge.ts';
 import type { Database } from '../../../server/db/database.ts';
 import type { EntityService } from '../../../server/entities/entity-service.ts';
 import { system } from '../../../server/entities/system-context.ts';
 import { entities } from '../../../server/generated/entities.ts';
 import { HttpError } from '../../../server/http/http-error.ts';
+import { permissionAuthorizer } from '../../../server/identity/permission-authorizer.ts';
+import { operationDefiner } from '../../../server/operations/define-operation.ts';
 import { openEntityTestDatabase, type EntityTestDatabase } from './entity-test-database.ts';
 
 /**
@@ -35,17 +36,13 @@ it('a merge whose last step fails changes nothing', async () => {
       throw new HttpError(409, 'refused for the test');
     },
   });
-  const app = Fastify();
-  app.decorateRequest('context', null as never);
-  app.addHook('onRequest', async (request) => {
-    (request as unknown as { context: unknown }).context = { userId: 'admin', tenantId: null, permissions: ['contact:manage'] };
-  });
-  registerContactMergeRoute(app, { service, database, entities, enforce: async () => {} });
-  const res = await app.inject({ method: 'POST', url: `/api/contacts/${source._id}/merge`, payload: { into: target._id } });
-  expect(res.statusCode, res.body).toBe(409);
+  const merge = contactMergeOperation({ service, database, entities, defineOperation: operationDefiner(permissionAuthorizer) });
+  const caller = { context: { userId: 'admin', tenantId: null, permissions: ['contact:manage'] } };
+  const error = await merge(caller, { id: String(source._id), body: { into: target._id } }).then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(HttpError);
+  expect((error as HttpError).statusCode).toBe(409);
   expect((await service.findById('contact', ctx, String(target._id))).memory).toEqual([]);
   expect((await service.findById('contact', ctx, String(source._id))).name).toBe('Source');
   const stored = await service.findById('conversation', ctx, String(conversation._id), { populate: false });
   expect(stored.contact).toBe(source._id);
-  await app.close();
 });
