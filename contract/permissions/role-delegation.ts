@@ -1,7 +1,7 @@
 /**
  * Role delegation (issue 27 item 3): the one rule for which roles a caller may give a user, and
  * which users and roles it may change. The server enforces it (server/identity/access-rules.ts,
- * directory-routes.ts) and the console offers exactly what it allows (role pickers, row actions),
+ * directory.ts) and the console offers exactly what it allows (role pickers, row actions),
  * both calling these functions.
  *
  * - An administrator (holds every permission) may assign every role.
