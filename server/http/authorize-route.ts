@@ -39,16 +39,20 @@ export interface RouteAccess {
  */
 export function registerRouteAuthorization(app: FastifyInstance, defineOperation: DefineOperation): { routes: RouteAccess[] } {
   const routes: RouteAccess[] = [];
+  const declaredChecks = new WeakMap<RoutePermission, OperationAccessCheck>();
   app.addHook('onRoute', (options) => {
     const methods = Array.isArray(options.method) ? options.method : [options.method];
     const config = (options.config ??= {}) as { operation?: OperationAccessCheck; permission?: RoutePermission; methodNotAllowed?: boolean };
     // A 405 answer (method-not-allowed.ts) is no operation: not listed, nothing to authorise.
     if (config.methodNotAllowed) return;
-    if (config.permission && !config.operation) {
-      const declared = defineOperation([config.permission], async () => undefined);
-      config.operation = declared;
+    if (config.permission) {
+      // Several routes may share one config object (the studio's): one declared check per permission.
+      let declared = declaredChecks.get(config.permission);
+      if (!declared) declaredChecks.set(config.permission, (declared = defineOperation([config.permission], async () => undefined)));
+      const check = declared;
+      config.operation ??= check;
       const own = options.preHandler === undefined ? [] : Array.isArray(options.preHandler) ? options.preHandler : [options.preHandler];
-      options.preHandler = [async (request) => declared.admit(callerOf(request)), ...own] as typeof options.preHandler;
+      options.preHandler = [async (request) => check.admit(callerOf(request)), ...own] as typeof options.preHandler;
     }
     for (const method of methods) {
       routes.push({

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from './request-context.ts';
 
-/** What a route needs, declared in its `config.permission` (see authorize-route.ts). */
+/** A permission an operation needs (server/operations/define-operation.ts), with what also grants it. */
 export interface RoutePermission {
   /** Entity name, for messages and for authorizers that reason per entity. */
   entity: string;
@@ -17,7 +17,7 @@ export interface RoutePermission {
 
 export type AuthorizationResult = 'allow' | 'deny' | 'unauthenticated';
 
-/** Decides whether a request may run a route. The identity issue supplies the real one. */
+/** Decides whether a caller may run an operation (server/identity/permission-authorizer.ts is the server's). */
 export type Authorizer = (input: {
   /** The HTTP request the operation serves, when there is one (a job or a script has none). */
   request?: FastifyRequest;

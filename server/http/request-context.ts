@@ -6,7 +6,7 @@ export type AuthFailure = 'expired' | 'invalid' | 'ipNotAllowed';
 /**
  * Who is calling, as far as data scoping is concerned. server/identity fills it from the bearer
  * token or API key (resolve-identity-context.ts); anonymous callers have no user and no
- * permissions, so only public routes (no config.permission) run for them.
+ * permissions, so only public operations (server/operations) run for them.
  */
 export interface RequestContext {
   userId: string | null;
