@@ -11,12 +11,17 @@ declare module 'fastify' {
      */
     operation?: OperationAccessCheck;
     /**
-     * Only for routes that are not an operation yet (the schema studio): the permission they need,
-     * checked before the handler by the same definer the operations use.
+     * Only for routes that are not an operation yet (the schema studio's): the permission they
+     * need, checked before the handler by the same definer the operations use.
      */
     permission?: RoutePermission;
+    /** Likewise, for a route that is not an operation yet: any signed-in caller. */
+    authenticated?: boolean;
   }
 }
+
+/** The key of the one declared signed-in check. */
+const SIGNED_IN = {};
 
 /** How a route is protected, as collected at registration (tests check every route is covered). */
 export interface RouteAccess {
@@ -27,28 +32,31 @@ export interface RouteAccess {
   schema?: Record<string, unknown>;
   /** The operation whose access this is (absent on public routes). */
   operation?: OperationAccessCheck;
-  /** True for a route that only declares `config.permission` (its check runs in a preHandler). */
+  /** True for a route that only declares `config.permission` or `authenticated` (its check runs in a preHandler). */
   declaredOnly?: true;
 }
 
 /**
  * The list of every route and how it is protected (OpenAPI, the coverage tests, the anonymous
  * body bounds). No permission is decided here: a route's operation checks its own caller. A
- * route that only declares `config.permission` (not an operation yet) gets that check as an
- * operation's admission, in its own preHandler, so only those routes pay for it.
+ * route that only declares `config.permission` or `config.authenticated` (not an operation yet:
+ * the studio's) gets that check as an operation's admission, in its own preHandler, so only those
+ * routes pay for it.
  */
 export function registerRouteAuthorization(app: FastifyInstance, defineOperation: DefineOperation): { routes: RouteAccess[] } {
   const routes: RouteAccess[] = [];
-  const declaredChecks = new WeakMap<RoutePermission, OperationAccessCheck>();
+  const declaredChecks = new WeakMap<object, OperationAccessCheck>();
   app.addHook('onRoute', (options) => {
     const methods = Array.isArray(options.method) ? options.method : [options.method];
-    const config = (options.config ??= {}) as { operation?: OperationAccessCheck; permission?: RoutePermission; methodNotAllowed?: boolean };
+    const config = (options.config ??= {}) as { operation?: OperationAccessCheck; permission?: RoutePermission; authenticated?: boolean; methodNotAllowed?: boolean };
     // A 405 answer (method-not-allowed.ts) is no operation: not listed, nothing to authorise.
     if (config.methodNotAllowed) return;
-    if (config.permission) {
-      // Several routes may share one config object (the studio's): one declared check per permission.
-      let declared = declaredChecks.get(config.permission);
-      if (!declared) declaredChecks.set(config.permission, (declared = defineOperation([config.permission], async () => undefined)));
+    const declaredOnly = Boolean(config.permission || config.authenticated);
+    if (declaredOnly) {
+      // Several routes may share one config object (the studio's): one declared check per access.
+      const key = config.permission ?? SIGNED_IN;
+      let declared = declaredChecks.get(key);
+      if (!declared) declaredChecks.set(key, (declared = defineOperation(config.permission ? [config.permission] : 'signedIn', async () => undefined)));
       const check = declared;
       config.operation ??= check;
       const own = options.preHandler === undefined ? [] : Array.isArray(options.preHandler) ? options.preHandler : [options.preHandler];
@@ -61,7 +69,7 @@ export function registerRouteAuthorization(app: FastifyInstance, defineOperation
         access: config.operation ? accessName(config.operation.access) : 'public',
         ...(options.schema ? { schema: options.schema as Record<string, unknown> } : {}),
         ...(config.operation ? { operation: config.operation } : {}),
-        ...(config.permission ? { declaredOnly: true as const } : {}),
+        ...(declaredOnly ? { declaredOnly: true as const } : {}),
       });
     }
   });

@@ -40,11 +40,18 @@ function guarded(): Array<{ name: string; route: RouteAccess; operation: Operati
 }
 
 describe('every route runs an operation that checks its own caller', () => {
-  it('every route that is not public has an operation (the studio aside, which declares its permission)', () => {
+  it('every route that is not public has an operation (the studio\'s aside, which declare theirs)', () => {
     const bare = server.forja.routes.filter((route) => route.access !== 'public' && !route.operation).map((route) => `${route.method} ${route.url}`);
     expect(bare).toEqual([]);
     const declaredOnly = server.forja.routes.filter((route) => route.declaredOnly).map((route) => route.url);
-    expect(declaredOnly.filter((url) => !url.startsWith('/api/studio/'))).toEqual([]);
+    expect(declaredOnly.filter((url) => !url.startsWith('/api/studio/') && url !== '/api/live-model')).toEqual([]);
+    // A declared-only route is checked all the same (authorize-route.ts): never listed as public.
+    expect(server.forja.routes.filter((route) => route.url === '/api/live-model').map((route) => route.access)).toContain('authenticated');
+  });
+
+  it('a declared-only route refuses an anonymous caller over HTTP, and serves a signed-in one', async () => {
+    expect((await server.as(null).get('/api/live-model')).status).toBe(401);
+    expect((await server.get('/api/live-model')).status).toBe(200);
     // The list covers the features this check is about (a route list that lost them would pass the rules below).
     const names = guarded().map(({ name }) => name);
     for (const expected of ['POST /api/contacts/:id/merge', 'DELETE /api/rag/clear/:id', 'POST /api/users/password/change/:userId', 'GET /api/settings', 'GET /api/jobs', 'POST /api/file', 'GET /api/chat/analytics', 'POST /api/chat/preview/:botId', 'GET /api/roles/all']) {
