@@ -39,7 +39,7 @@ try {
     appSwitch.track(app, config.shutdownGraceMs);
     await app.ready();
     appSwitch.use(app);
-    installRunningApply({ config, root: studio.root, appSwitch, log: (line) => appSwitch!.current().log.info(line) });
+    installRunningApply({ serverOptions: { config }, root: studio.root, appSwitch, log: (line) => appSwitch!.current().log.info(line) });
   }
 } catch (error) {
   refuseStart(error);

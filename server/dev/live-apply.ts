@@ -21,14 +21,17 @@ export type LiveApply = (reason: string) => Promise<LiveApplyResult>;
 const KEY = Symbol.for('forja.dev.liveApply');
 type Holder = { [KEY]?: LiveApply };
 
-/** Called once by scripts/dev-server.ts. */
-export function installLiveApply(apply: LiveApply): void {
+/** Called once by scripts/dev-server.ts, or by server/main.ts for the built server; returns its removal (tests). */
+export function installLiveApply(apply: LiveApply): () => void {
   (globalThis as Holder)[KEY] = apply;
+  return () => {
+    if ((globalThis as Holder)[KEY] === apply) delete (globalThis as Holder)[KEY];
+  };
 }
 
 /**
- * Applies the manifests and locales as they are on disk now; null when the server does not run
- * under `npm run dev` (then a restart applies them: `npm start` regenerates first). The call
+ * Applies the manifests and locales as they are on disk now; null when nothing installed an applier
+ * (a server created without server/main.ts or the dev server: then a restart applies them). The call
  * resolves after the switch, so a request that awaits it (the studio's save) is answered by the
  * old app, which closes only once that answer is sent.
  */

@@ -15,6 +15,8 @@ export interface AppSwitch {
   use(next: FastifyInstance): void;
   current(): FastifyInstance;
   listen(port: number, host: string): Promise<void>;
+  /** The port it listens on (port 0 asked for any). */
+  port(): number;
   /** Stops listening and closes the current app and those still draining. */
   close(): Promise<void>;
 }
@@ -74,6 +76,9 @@ export function createAppSwitch(log: (line: string) => void = console.error): Ap
     },
     listen(port, host) {
       return new Promise<void>((resolve, reject) => listener.once('error', reject).listen(port, host, () => resolve()));
+    },
+    port() {
+      return (listener.address() as { port: number }).port;
     },
     async close() {
       listener.close();

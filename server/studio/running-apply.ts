@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ServerConfig } from '../config.ts';
-import { createServer } from '../http/create-server.ts';
+import { createServer, type CreateServerOptions } from '../http/create-server.ts';
 import type { AppSwitch } from '../http/app-switch.ts';
 import { installLiveApply, type LiveApplyResult } from '../dev/live-apply.ts';
 import { ManifestValidationError, formatIssue } from '../../generator/validate/manifest-issue.ts';
@@ -15,8 +14,15 @@ import { buildLiveModel } from './live-model.ts';
  * request; the old app finishes the requests it started, the save's own included, then closes.
  * A model the generator refuses, or an app that cannot start, leaves the running app as it was.
  */
-export function installRunningApply(options: { config: ServerConfig; root: string; appSwitch: AppSwitch; log: (message: string) => void }): void {
-  const { config, root, appSwitch, log } = options;
+export function installRunningApply(options: {
+  /** What the first app was created with (its model aside): each new app gets the same. */
+  serverOptions: CreateServerOptions;
+  root: string;
+  appSwitch: AppSwitch;
+  log: (message: string) => void;
+}): () => void {
+  const { serverOptions, root, appSwitch, log } = options;
+  const { config } = serverOptions;
   let queue: Promise<unknown> = Promise.resolve();
   const apply = async (reason: string): Promise<LiveApplyResult> => {
     const started = performance.now();
@@ -30,7 +36,7 @@ export function installRunningApply(options: { config: ServerConfig; root: strin
     }
     let next: FastifyInstance | null = null;
     try {
-      next = await createServer({ config, ...model });
+      next = await createServer({ ...serverOptions, ...model });
       appSwitch.track(next, config.shutdownGraceMs);
       await next.ready();
     } catch (error) {
@@ -42,7 +48,7 @@ export function installRunningApply(options: { config: ServerConfig; root: strin
     log(`live apply (${reason}): the new model serves, in ${ms()} ms`);
     return { applied: true, outcome: 'applied', ms: ms() };
   };
-  installLiveApply((reason) => {
+  return installLiveApply((reason) => {
     // One apply at a time: each builds on the files as the previous one left them.
     const run = queue.then(() => apply(reason));
     queue = run.catch(() => undefined);
