@@ -12,6 +12,8 @@ import { describe, entityIssuePath, fieldIssuePath, issueErrors } from './issue-
 import { SaveDialog } from './save-dialog.tsx';
 import { NewEntityDialog } from './new-entity-dialog.tsx';
 import { EntityPreview } from './entity-preview.tsx';
+import { withPickers } from './with-pickers.ts';
+import { manifestIcons } from '../generated/icons.ts';
 
 /** What is being edited: the manifest, the texts of its locale keys, and the version it started from (null: new). */
 interface Draft {
@@ -78,12 +80,15 @@ function Studio({ list }: { list: StudioList }) {
   }, [draft]);
 
   const metaSchema = list.metaSchema;
-  const fieldSchema = useMemo(() => ({ ...metaSchema.$defs.field, $defs: metaSchema.$defs }) as RJSFSchema, [metaSchema]);
+  // Pickers (with-pickers.ts): a reference names one of these entities (the draft's own included), an icon one the build has.
+  const draftName = draft?.manifest.name;
+  const choices = useMemo(() => ({ entities: [...list.manifests.map((m) => m.name), ...(draftName ? [draftName] : [])], icons: Object.keys(manifestIcons) }), [list, draftName]);
+  const fieldSchema = useMemo(() => withPickers({ ...metaSchema.$defs.field, $defs: metaSchema.$defs }, choices) as RJSFSchema, [metaSchema, choices]);
   const entitySchema = useMemo(() => {
     const { fields: _fields, $schema: _s, ...properties } = metaSchema.properties;
     const { required = [] } = metaSchema as { required?: string[] };
-    return { type: 'object', properties, required: required.filter((r) => r !== 'fields'), $defs: metaSchema.$defs } as RJSFSchema;
-  }, [metaSchema]);
+    return withPickers({ type: 'object', properties, required: required.filter((r) => r !== 'fields'), $defs: metaSchema.$defs }, choices) as RJSFSchema;
+  }, [metaSchema, choices]);
 
   const issues: StudioIssue[] = checked?.issues ?? [];
   const update = (change: (manifest: Manifest) => Manifest, texts?: StudioTexts) =>
