@@ -1,4 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createChatConsoleOperations } from '../../../server/chat/chat-console-operations.ts';
+import type { ChatLimits } from '../../../server/chat/chat-limits.ts';
+import type { ChatPreview } from '../../../server/chat/chat-preview.ts';
 import { contactMergeOperation } from '../../../server/chat/contact-merge.ts';
 import type { EntityService } from '../../../server/entities/entity-service.ts';
 import { system, systemIn } from '../../../server/entities/system-context.ts';
@@ -143,5 +146,22 @@ describe('feature operations on SQLite, without a transport', () => {
     expect(await settings.update(caller(['setting:manage']), change)).toMatchObject({ key: 'llm.model', value: 'gpt-test-model' });
     // Public: the sign-in page reads it before anyone signs in.
     expect(await settings.publicValues(anonymous(), undefined)).toMatchObject({ googleClientId: null });
+  });
+
+  it('the chat console: analytics needs bottrace:view, the preview bot:update, before reading their input', async () => {
+    // The preview is refused before it is reached: a stand-in that fails loudly if it ever runs.
+    const preview = { run: () => Promise.reject(new Error('the preview ran for a refused caller')) } as unknown as ChatPreview;
+    const chat = createChatConsoleOperations({ database: engine.database, service, entities, defineOperation: define, preview, limits: { maxMessageChars: 1000 } as ChatLimits });
+    for (const held of [[], ['bot:manage'], ['bottrace:create']]) {
+      expect((await refusal(chat.analytics(caller(held), {}))).statusCode, held.join()).toBe(403);
+    }
+    // Access first: a refused caller learns nothing about their (bad) input.
+    expect((await refusal(chat.analytics(caller(['bot:view']), { from: 'not a day' }))).statusCode).toBe(403);
+    expect((await refusal(chat.analytics(caller(['bottrace:view']), { from: 'not a day' }))).statusCode).toBe(400);
+    expect(await chat.analytics(caller(['bottrace:manage']), {})).toBeTypeOf('object');
+    for (const held of [['bot:view'], ['bottrace:manage']]) {
+      expect((await refusal(chat.preview(caller(held), { botId: 'x', body: { message: 'hola' } }))).statusCode, held.join()).toBe(403);
+    }
+    expect((await refusal(chat.preview(anonymous(), { botId: 'x', body: null }))).statusCode).toBe(401);
   });
 });
