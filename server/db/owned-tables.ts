@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { ACTIVE_JOB_STATES } from '../../contract/jobs/job-view.ts';
-import { ANALYZER_VERSION } from '../rag/search/index-terms.ts';
+import { ANALYZER_VERSION } from '../rag/search/analyzer-version.ts';
 import type { Database } from './database.ts';
 import type { SqlDialect } from './sql-dialect.ts';
 

@@ -2,13 +2,7 @@ import { analyzerOf, isLanguage, isUnspacedTerm, type Language } from '../../lan
 import { detectLanguage, detectLanguageOrNull } from '../../language/detect-language.ts';
 import { MAX_QUERY_TERMS } from './index-input.ts';
 
-/**
- * Version of the analysis stored in an index. 0: every chunk through the Spanish analyzer (before
- * languages); 1: each chunk through its own language's analyzer, terms encoded by `encodeTerm`.
- * An index trained with an older version is searched the old way until it is trained again, which
- * then rebuilds it whole (server/rag/README.md "Languages").
- */
-export const ANALYZER_VERSION = 1;
+export { ANALYZER_VERSION } from './analyzer-version.ts';
 /** The language assumed when a text says too little and nothing overrides it. */
 export const DEFAULT_LANGUAGE: Language = 'es';
 
