@@ -7,7 +7,8 @@ import { loadConfig } from '../../server/config.ts';
 import { createServer, type CreateServerOptions } from '../../server/http/create-server.ts';
 import { createAppSwitch, type AppSwitch } from '../../server/http/app-switch.ts';
 import { installRunningApply } from '../../server/studio/running-apply.ts';
-import { liveApply } from '../../server/dev/live-apply.ts';
+import { installLiveApply, liveApply } from '../../server/dev/live-apply.ts';
+import { startTestServer } from './helpers/test-server.ts';
 import { testDatabaseUrl } from './helpers/test-database.ts';
 
 /**
@@ -153,4 +154,51 @@ describe('schema studio: a save applies live in the running server', { timeout: 
     }
     fs.writeFileSync(file, good);
   });
+});
+
+describe('schema studio: a save that cannot be applied keeps nothing', { timeout: 120_000 }, () => {
+  /** Every file under the project with its contents. */
+  const snapshot = (dir: string) => Object.fromEntries(
+    (fs.readdirSync(dir, { recursive: true, withFileTypes: true }))
+      .filter((entry) => entry.isFile())
+      .map((entry) => [path.relative(dir, path.join(entry.parentPath, entry.name)), fs.readFileSync(path.join(entry.parentPath, entry.name), 'utf8')]),
+  );
+
+  for (const outcome of ['failed', 'refused'] as const) {
+    it(`an apply that ${outcome}: 422 with its message, the manifest and locale files as they were (a changed entity and a new one)`, async () => {
+      const project = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-studio-unapplied-'));
+      for (const dir of ['manifests', 'locales']) fs.cpSync(path.join(REPO, dir), path.join(project, dir), { recursive: true });
+      // The applier server/main.ts installs, made to fail as an app that cannot start (or a refused model) would.
+      const remove = installLiveApply(async () => ({ applied: false, outcome, message: `the new app ${outcome}: boom`, ms: 1 }));
+      const server = await startTestServer({ env: { SCHEMA_STUDIO: 'true', SCHEMA_STUDIO_ROOT: project } });
+      try {
+        const before = snapshot(project);
+        const current = await server.get('/api/studio/manifests/contact');
+        const manifest = current.body.manifest;
+        manifest.fields.push({ name: 'website', type: 'string', label: 'field.contact.website' });
+        const changed = await server.raw('/api/studio/manifests/contact', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', 'if-match': `"${current.body.version}"` },
+          body: JSON.stringify({ manifest, texts: { 'field.contact.website': { es: 'Sitio web', en: 'Website' } } }),
+        });
+        expect(changed.status).toBe(422);
+        expect(String((changed.body as { message: string }).message)).toContain(`the new app ${outcome}: boom`);
+        const created = await server.raw('/api/studio/manifests/note', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json', 'if-none-match': '*' },
+          body: JSON.stringify({
+            manifest: { name: 'note', typeName: 'Note', label: 'entity.note.label', labelPlural: 'entity.note.plural', dbTable: 'notes', api: { basePath: '/api/notes' }, fields: [{ name: 'name', type: 'string', label: 'field.note.name' }] },
+            texts: { 'entity.note.label': { es: 'Nota', en: 'Note' }, 'entity.note.plural': { es: 'Notas', en: 'Notes' }, 'field.note.name': { es: 'Nombre', en: 'Name' } },
+          }),
+        });
+        expect(created.status).toBe(422);
+        expect(String((created.body as { message: string }).message)).toContain(`the new app ${outcome}: boom`);
+        expect(snapshot(project)).toEqual(before);
+      } finally {
+        remove();
+        await server.close();
+        fs.rmSync(project, { recursive: true, force: true });
+      }
+    });
+  }
 });
