@@ -1,17 +1,17 @@
 import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
-import type { EntityProvider } from '../providers/entity-provider.ts';
+import type { EntityClient } from '../clients/entity-client.ts';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { FileUploader } from '../transport/rest-transport.ts';
 import type { OverrideRegistry } from '../overrides/override-registry.ts';
 import type { FormSchemas } from '../form/prepare-form-schemas.ts';
 import type { FormTheme } from '../form/form-theme.ts';
 
-export type AnyEntityProvider = EntityProvider<Record<string, unknown>, Record<string, unknown>>;
+export type AnyEntityClient = EntityClient<Record<string, unknown>, Record<string, unknown>>;
 
 /** What the generic runtime needs from the app: data access, models for refs, overrides. */
 export interface RuntimeServices {
-  /** Keyed by entity name (src/generated/providers.ts createProviders()). */
-  providers: Readonly<Record<string, unknown>>;
+  /** Keyed by entity name (src/generated/entity-clients.ts createEntityClients()). */
+  entityClients: Readonly<Record<string, unknown>>;
   /** Keyed by entity name, used to resolve ref fields' entities. */
   entities: Readonly<Record<string, ClientEntityModel>>;
   uploader: FileUploader;
@@ -26,28 +26,28 @@ export interface RuntimeServices {
 
 const RuntimeContext = createContext<RuntimeServices | null>(null);
 
-export function RuntimeProvider({ services, children }: { services: RuntimeServices; children: ReactNode }) {
+export function RuntimeScope({ services, children }: { services: RuntimeServices; children: ReactNode }) {
   return <RuntimeContext.Provider value={services}>{children}</RuntimeContext.Provider>;
 }
 
 export function useRuntime(): RuntimeServices {
   const services = useContext(RuntimeContext);
-  if (!services) throw new Error('Forja runtime used outside <RuntimeProvider>');
+  if (!services) throw new Error('Forja runtime used outside <RuntimeScope>');
   return services;
 }
 
-/** The services when inside <RuntimeProvider>, else null (a form rendered on its own, as the studio's preview). */
+/** The services when inside <RuntimeScope>, else null (a form rendered on its own, as the studio's preview). */
 export function useOptionalRuntime(): RuntimeServices | null {
   return useContext(RuntimeContext);
 }
 
-/** Fails loudly: a model naming an entity without a provider is a wiring bug, not a runtime state. */
-export function requireProvider(services: Pick<RuntimeServices, 'providers'>, entity: string): AnyEntityProvider {
-  const provider = services.providers[entity];
-  if (!provider) throw new Error(`Provider for entity "${entity}" not found`);
-  return provider as AnyEntityProvider;
+/** Fails loudly: a model naming an entity without an entity client is a wiring bug, not a state to handle. */
+export function requireEntityClient(services: Pick<RuntimeServices, 'entityClients'>, entity: string): AnyEntityClient {
+  const entityClient = services.entityClients[entity];
+  if (!entityClient) throw new Error(`Entity client for entity "${entity}" not found`);
+  return entityClient as AnyEntityClient;
 }
 
-export function useEntityProvider(entity: string): AnyEntityProvider {
-  return requireProvider(useRuntime(), entity);
+export function useEntityClient(entity: string): AnyEntityClient {
+  return requireEntityClient(useRuntime(), entity);
 }

@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { Paginated } from '../providers/queries.ts';
+import type { Paginated } from '../clients/queries.ts';
 import { entityQueryKeys } from '../query/entity-query-keys.ts';
 import type { EntityRecord } from '../crud/prepare-record.ts';
 

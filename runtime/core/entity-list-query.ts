@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { AnyEntityProvider } from '../context/runtime-context.tsx';
+import type { AnyEntityClient } from '../context/runtime-context.tsx';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
-import type { ListQuery } from '../providers/queries.ts';
+import type { ListQuery } from '../clients/queries.ts';
 import { entityQueryKeys } from '../query/entity-query-keys.ts';
 import { activeFilters, effectiveSort, initialTableState, type TableState } from '../table/table-state.ts';
 
@@ -34,10 +34,10 @@ export const LIST_FRESH_MS = 10_000;
  * The list request of a CRUD page. One definition for the page and for whoever prefetches its
  * first page (route entry, link hover), so both share one cache entry and one request.
  */
-export function entityListQuery(model: ClientEntityModel, provider: AnyEntityProvider, params = entityListParams(model)) {
+export function entityListQuery(model: ClientEntityModel, entityClient: AnyEntityClient, params = entityListParams(model)) {
   return queryOptions({
     queryKey: entityQueryKeys(model.name).list(params),
-    queryFn: ({ signal }) => provider.paginate({ ...params, signal }),
+    queryFn: ({ signal }) => entityClient.paginate({ ...params, signal }),
     placeholderData: keepPreviousData,
     staleTime: LIST_FRESH_MS,
   });

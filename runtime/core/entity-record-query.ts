@@ -1,5 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { AnyEntityProvider } from '../context/runtime-context.tsx';
+import type { AnyEntityClient } from '../context/runtime-context.tsx';
 import type { EntityRecord } from '../crud/prepare-record.ts';
 import { entityQueryKeys } from '../query/entity-query-keys.ts';
 
@@ -7,9 +7,9 @@ import { entityQueryKeys } from '../query/entity-query-keys.ts';
  * One record by id, under the entity's detail key: a write through the console invalidates it
  * with the lists (entityQueryKeys' `all`), so a record opened again after an edit is fetched anew.
  */
-export function entityRecordQuery(entity: string, provider: AnyEntityProvider, id: string) {
+export function entityRecordQuery(entity: string, entityClient: AnyEntityClient, id: string) {
   return queryOptions({
     queryKey: entityQueryKeys(entity).detail(id),
-    queryFn: ({ signal }) => provider.findById({ id, signal }) as Promise<EntityRecord>,
+    queryFn: ({ signal }) => entityClient.findById({ id, signal }) as Promise<EntityRecord>,
   });
 }

@@ -9,11 +9,11 @@ import type { MutationControllerOptions } from './mutation-controller-options.ts
  * detail and lookup of the entity is invalidated: where the new record lands in a sorted,
  * filtered page is the server's to say, so nothing is guessed optimistically.
  */
-export function useCreateController({ entity, provider }: MutationControllerOptions) {
+export function useCreateController({ entity, entityClient }: MutationControllerOptions) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: [...entityQueryKeys(entity).all, 'create'],
-    mutationFn: (data: EntityRecord) => provider.create({ data: withoutSystemFields(data) }) as Promise<EntityRecord>,
+    mutationFn: (data: EntityRecord) => entityClient.create({ data: withoutSystemFields(data) }) as Promise<EntityRecord>,
     // Not awaited: the dialog closes as soon as the server confirms, the list follows.
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: entityQueryKeys(entity).all }),
   });

@@ -1,5 +1,5 @@
 import { useCallback, useReducer } from 'react';
-import type { AnyEntityProvider } from '../context/runtime-context.tsx';
+import type { AnyEntityClient } from '../context/runtime-context.tsx';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import { recordId, type EntityRecord } from '../crud/prepare-record.ts';
 import { crudDialogReducer, initialCrudDialogState, type CrudOperation, type CrudResult } from './crud-dialog-state.ts';
@@ -10,7 +10,7 @@ import { useEditController } from './use-edit-controller.ts';
 
 export interface CrudDialogControllerOptions {
   model: ClientEntityModel;
-  provider: AnyEntityProvider;
+  entityClient: AnyEntityClient;
   /** Shows a success message; receives an i18n key (successMessageKeys makes it the entity's own). */
   notifySuccess: (messageKey: string) => void;
   /** Reports every outcome (created, updated, deleted, viewed, canceled). */
@@ -24,11 +24,11 @@ export interface CrudDialogControllerOptions {
  * notifies; on failure it keeps the dialog open with the server's message (or the operation's
  * fallback) and its per-field errors. The Mantine dialog renders `state` and calls the rest.
  */
-export function useCrudDialogController({ model, provider, notifySuccess, onResult, log = console }: CrudDialogControllerOptions) {
+export function useCrudDialogController({ model, entityClient, notifySuccess, onResult, log = console }: CrudDialogControllerOptions) {
   const [state, dispatch] = useReducer(crudDialogReducer, initialCrudDialogState);
-  const create = useCreateController({ entity: model.name, provider }).mutateAsync;
-  const edit = useEditController({ entity: model.name, provider }).mutateAsync;
-  const remove = useDeleteController({ entity: model.name, provider }).mutateAsync;
+  const create = useCreateController({ entity: model.name, entityClient }).mutateAsync;
+  const edit = useEditController({ entity: model.name, entityClient }).mutateAsync;
+  const remove = useDeleteController({ entity: model.name, entityClient }).mutateAsync;
 
   const open = useCallback((operation: CrudOperation, row?: EntityRecord | null) => dispatch({ type: 'open', operation, row, model }), [model]);
 

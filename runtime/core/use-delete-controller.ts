@@ -8,12 +8,12 @@ import type { MutationControllerOptions } from './mutation-controller-options.ts
  * leaves every cached list page at once and comes back if the server refuses (a record still
  * referenced answers 409, docs/product-rules.md#errors). Success invalidates the entity's queries.
  */
-export function useDeleteController({ entity, provider }: MutationControllerOptions) {
+export function useDeleteController({ entity, entityClient }: MutationControllerOptions) {
   const queryClient = useQueryClient();
   const keys = entityQueryKeys(entity);
   return useMutation({
     mutationKey: [...keys.all, 'delete'],
-    mutationFn: ({ id }: { id: string }) => provider.delete({ id }),
+    mutationFn: ({ id }: { id: string }) => entityClient.delete({ id }),
     onMutate: ({ id }): Promise<Rollback> => editListsOptimistically(queryClient, entity, withoutRecord(id)),
     onError: (_error, _variables, rollback) => rollback?.(),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: keys.all }),

@@ -21,12 +21,12 @@ export interface EditControllerOptions extends MutationControllerOptions {
 }
 
 /** Updates a record (ra-core's useEditController's save as a TanStack mutation), then invalidates the entity's queries. */
-export function useEditController({ entity, provider, optimistic = false }: EditControllerOptions) {
+export function useEditController({ entity, entityClient, optimistic = false }: EditControllerOptions) {
   const queryClient = useQueryClient();
   const keys = entityQueryKeys(entity);
   return useMutation({
     mutationKey: [...keys.all, 'update'],
-    mutationFn: ({ id, data }: EditVariables) => provider.update({ id, data: withoutSystemFields(data) }) as Promise<EntityRecord>,
+    mutationFn: ({ id, data }: EditVariables) => entityClient.update({ id, data: withoutSystemFields(data) }) as Promise<EntityRecord>,
     onMutate: async ({ id, data }: EditVariables): Promise<Rollback | undefined> =>
       optimistic ? editListsOptimistically(queryClient, entity, withPatchedRecord(id, withoutSystemFields(data))) : undefined,
     onError: (_error, _variables, rollback) => rollback?.(),

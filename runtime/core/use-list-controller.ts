@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useReducer } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AnyEntityProvider } from '../context/runtime-context.tsx';
+import type { AnyEntityClient } from '../context/runtime-context.tsx';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { EntityRecord } from '../crud/prepare-record.ts';
 import { pageInRange } from '../crud/page-in-range.ts';
@@ -10,7 +10,7 @@ import { entityListParams, entityListQuery } from './entity-list-query.ts';
 
 export interface ListControllerOptions {
   model: ClientEntityModel;
-  provider: AnyEntityProvider;
+  entityClient: AnyEntityClient;
   /** False when the caller may not list (no view permission): nothing is fetched. */
   enabled?: boolean;
   /** The filter values the list starts with (e.g. read from the address), asked once. */
@@ -22,7 +22,7 @@ export interface ListControllerOptions {
  * and selection as one reducer state, the page query built from it, and `reload`. No UI: the
  * Mantine table renders `rows` and dispatches the user's changes.
  */
-export function useListController({ model, provider, enabled = true, initialFilterValues }: ListControllerOptions) {
+export function useListController({ model, entityClient, enabled = true, initialFilterValues }: ListControllerOptions) {
   const queryClient = useQueryClient();
   const keys = useMemo(() => entityQueryKeys(model.name), [model.name]);
   const [table, dispatchTable] = useReducer(tableReducer, undefined, () => initialTableState({ filterValues: initialFilterValues?.() ?? {} }));
@@ -32,7 +32,7 @@ export function useListController({ model, provider, enabled = true, initialFilt
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [model, table.page, table.pageSize, table.sort, table.search, table.filterValues],
   );
-  const list = useQuery({ ...entityListQuery(model, provider, params), enabled });
+  const list = useQuery({ ...entityListQuery(model, entityClient, params), enabled });
   // docs/product-rules.md#errors: pagination failures are only logged.
   useEffect(() => {
     if (list.error) console.error(list.error);

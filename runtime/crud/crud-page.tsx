@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { mayDo } from '../../contract/permissions/entity-access.ts';
 import type { ClientEntityModel, FileFormat } from '../model/client-entity-model.ts';
 import { useCan } from '../permissions/permissions-context.tsx';
-import { requireProvider, useRuntime } from '../context/runtime-context.tsx';
+import { requireEntityClient, useRuntime } from '../context/runtime-context.tsx';
 import { entityOverrides, requireRowActionHandler } from '../overrides/override-registry.ts';
 import { EntityTable } from '../table/entity-table.tsx';
 import { TOOLTIP_ATTRIBUTE } from '../table/use-delegated-tooltip.tsx';
@@ -29,7 +29,7 @@ import { requireRowActionIcon } from './row-action-icons.ts';
 import type { EntityRecord } from './prepare-record.ts';
 import { BulkDeleteDialog } from './bulk-delete-dialog.tsx';
 import { runBulkDelete } from './run-bulk-delete.ts';
-import type { FilterInput } from '../providers/queries.ts';
+import type { FilterInput } from '../clients/queries.ts';
 
 // The list alone is what most visits need: export and import load on first use.
 const ExportPanel = lazyWithPreload(() => import('../export/export-panel.tsx').then((module) => module.ExportPanel));
@@ -57,7 +57,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
   const { t, i18n } = useTranslation();
   const can = useCan();
   const services = useRuntime();
-  const provider = requireProvider(services, model.name);
+  const entityClient = requireEntityClient(services, model.name);
   const overrides = entityOverrides(services.overrides, model.name);
   const queryClient = useQueryClient();
   const { permissions, flags } = model;
@@ -67,7 +67,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
   // The headless list (runtime/core): the table below renders its rows and dispatches to it.
   const { table, dispatchTable, params: query, rows, total, fetching, reload } = useListController({
     model,
-    provider,
+    entityClient,
     enabled: canList,
     initialFilterValues: () => (typeof window === 'undefined' ? {} : filtersFromSearch(model, window.location.search)),
   });
@@ -80,7 +80,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
     [t, model.name],
   );
   // The headless dialog (runtime/core): create, edit and delete run as TanStack mutations.
-  const { state: dialog, open, submit: submitDialog, cancel } = useCrudDialogController({ model, provider, notifySuccess, onResult });
+  const { state: dialog, open, submit: submitDialog, cancel } = useCrudDialogController({ model, entityClient, notifySuccess, onResult });
   const submit = useCallback((data: EntityRecord, validate: () => boolean) => void submitDialog(data, validate), [submitDialog]);
   // Hover or focus on an action that opens the dialog fetches its form code and schemas meanwhile.
   const preloadDialog = useCallback(
@@ -105,7 +105,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
       // Chosen rows: exactly those (by id), in the list's order; otherwise every row the list matches.
       const filters: FilterInput[] | undefined = ids ? [{ field: '_id', operator: 'in', value: ids }] : query.filters;
       try {
-        const file = await provider.export({ format, headers: model.export.headers, orderBy: query.orderBy, order: query.order, search: ids ? undefined : query.search, filters, ...(locale ? { locale } : {}) });
+        const file = await entityClient.export({ format, headers: model.export.headers, orderBy: query.orderBy, order: query.order, search: ids ? undefined : query.search, filters, ...(locale ? { locale } : {}) });
         setExports((entries) => entries.map((entry) => (entry.key === key ? { ...entry, file } : entry)));
         notifySuccess('crud.export.success');
       } catch (error) {
@@ -114,7 +114,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
         setExports((entries) => entries.filter((entry) => entry.key !== key));
       }
     },
-    [provider, model.export.headers, query, notifySuccess],
+    [entityClient, model.export.headers, query, notifySuccess],
   );
 
   const writable = !overrides.readOnly;
@@ -137,8 +137,8 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
   const [bulkDelete, setBulkDelete] = useState<NonNullable<TableSelection> | null>(null);
   const runBulk = useCallback(() => {
     if (!bulkDelete) throw new Error('Bulk delete run without a selection');
-    return runBulkDelete(provider, bulkDelete.kind === 'ids' ? { kind: 'ids', ids: bulkDelete.ids } : { kind: 'matching', search: query.search, filters: query.filters, expected: bulkDelete.count });
-  }, [bulkDelete, provider, query.search, query.filters]);
+    return runBulkDelete(entityClient, bulkDelete.kind === 'ids' ? { kind: 'ids', ids: bulkDelete.ids } : { kind: 'matching', search: query.search, filters: query.filters, expected: bulkDelete.count });
+  }, [bulkDelete, entityClient, query.search, query.filters]);
   const closeBulk = useCallback(
     (ran: boolean) => {
       setBulkDelete(null);
@@ -214,7 +214,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
     if (!linked || !linkedOperation) return;
     let current = true;
     queryClient
-      .fetchQuery(entityRecordQuery(model.name, provider, linked.id))
+      .fetchQuery(entityRecordQuery(model.name, entityClient, linked.id))
       .then((record) => {
         if (!current) return;
         linkedDialogOpen.current = true;
@@ -228,7 +228,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
     return () => {
       current = false;
     };
-  }, [linked, linkedOperation, provider, open, model.name, queryClient]);
+  }, [linked, linkedOperation, entityClient, open, model.name, queryClient]);
 
   const renderRowActions = useMemo(() => {
     if (!hasRowActions) return undefined;
@@ -333,7 +333,7 @@ export function CrudPage({ model, selection: selectionProp, onResult }: CrudPage
       <CrudDialog model={model} state={dialog} onSubmit={submit} onCancel={cancel} form={overrides.form} fieldWidgets={overrides.fieldWidgets} canSubmit={overrides.canSubmit} />
       {canImport && importUsed && (
         <Suspense fallback={null}>
-          <ImportDialog model={model} provider={provider} opened={importOpen} onClose={() => setImportOpen(false)} onImported={() => reload()} />
+          <ImportDialog model={model} entityClient={entityClient} opened={importOpen} onClose={() => setImportOpen(false)} onImported={() => reload()} />
         </Suspense>
       )}
     </Stack>

@@ -1,6 +1,6 @@
 import { MAX_BULK_DELETE, type BulkDeleteOutcome, type BulkDeleteReport } from '../../contract/endpoints/bulk-delete.ts';
-import type { AnyEntityProvider } from '../context/runtime-context.tsx';
-import type { FilterInput } from '../providers/queries.ts';
+import type { AnyEntityClient } from '../context/runtime-context.tsx';
+import type { FilterInput } from '../clients/queries.ts';
 import { serializeFilters } from '../transport/serialize-filters.ts';
 
 /** What to delete: chosen ids, or every record matching the list's search and filters. */
@@ -23,7 +23,7 @@ export interface BulkDeleteRun {
  * It never stops without saying so: a failed batch ends the run with `unfinished` naming what
  * was not confirmed, beside every outcome the earlier batches reported.
  */
-export async function runBulkDelete(provider: AnyEntityProvider, target: BulkDeleteTarget): Promise<BulkDeleteRun> {
+export async function runBulkDelete(entityClient: AnyEntityClient, target: BulkDeleteTarget): Promise<BulkDeleteRun> {
   const run: BulkDeleteRun = { deleted: 0, refused: [], unfinished: null };
   const add = (report: BulkDeleteReport) => {
     run.deleted += report.deleted;
@@ -31,7 +31,7 @@ export async function runBulkDelete(provider: AnyEntityProvider, target: BulkDel
   };
   if (target.kind === 'matching') {
     try {
-      add(await provider.bulkDelete({ body: { matching: { search: target.search || undefined, filters: serializeFilters(target.filters), expected: target.expected } } }));
+      add(await entityClient.bulkDelete({ body: { matching: { search: target.search || undefined, filters: serializeFilters(target.filters), expected: target.expected } } }));
     } catch (error) {
       run.unfinished = { ids: [], error };
     }
@@ -40,7 +40,7 @@ export async function runBulkDelete(provider: AnyEntityProvider, target: BulkDel
   for (let start = 0; start < target.ids.length; start += MAX_BULK_DELETE) {
     const ids = target.ids.slice(start, start + MAX_BULK_DELETE);
     try {
-      add(await provider.bulkDelete({ body: { ids } }));
+      add(await entityClient.bulkDelete({ body: { ids } }));
     } catch (error) {
       run.unfinished = { ids: target.ids.slice(start), error };
       break;

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Anchor, Button, Group, Paper, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ActiveJobProgress } from '../jobs/active-job-progress.tsx';
-import type { ExportFile } from '../providers/queries.ts';
+import type { ExportFile } from '../clients/queries.ts';
 
 export interface ExportEntry {
   key: number;

@@ -3,13 +3,13 @@ import { Alert, Button, FileInput, Group, Modal, Select, SimpleGrid, Stack, Tabl
 import { useTranslation } from 'react-i18next';
 import { ActiveJobProgress } from '../jobs/active-job-progress.tsx';
 import type { ClientEntityModel, FileFormat } from '../model/client-entity-model.ts';
-import type { ImportReport } from '../providers/queries.ts';
-import type { AnyEntityProvider } from '../context/runtime-context.tsx';
+import type { ImportReport } from '../clients/queries.ts';
+import type { AnyEntityClient } from '../context/runtime-context.tsx';
 import { isApiError } from '../transport/api-error.ts';
 
 export interface ImportDialogProps {
   model: ClientEntityModel;
-  provider: AnyEntityProvider;
+  entityClient: AnyEntityClient;
   opened: boolean;
   onClose: () => void;
   /** Called after a real import created records. */
@@ -17,7 +17,7 @@ export interface ImportDialogProps {
 }
 
 /** Import in two steps: a dry run shows the server's report, then the user imports for real. */
-export function ImportDialog({ model, provider, opened, onClose, onImported }: ImportDialogProps) {
+export function ImportDialog({ model, entityClient, opened, onClose, onImported }: ImportDialogProps) {
   const { t } = useTranslation();
   const [file, setFile] = useState<File | null>(null);
   const [format, setFormat] = useState<FileFormat>(model.import.formats[0] ?? 'CSV');
@@ -34,7 +34,7 @@ export function ImportDialog({ model, provider, opened, onClose, onImported }: I
     setBusy(true);
     setError(null);
     try {
-      const result = await provider.import({ file, format, dryRun });
+      const result = await entityClient.import({ file, format, dryRun });
       // Records a real import created are reported whatever happened to the dialog meanwhile.
       if (!dryRun) onImported(result);
       if (ticket !== latest.current) return;

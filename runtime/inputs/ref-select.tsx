@@ -3,7 +3,7 @@ import { MultiSelect, Select, type ComboboxItem } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useEntityProvider, useRuntime } from '../context/runtime-context.tsx';
+import { useEntityClient, useRuntime } from '../context/runtime-context.tsx';
 import { useCan } from '../permissions/permissions-context.tsx';
 import { mayDo } from '../../contract/permissions/entity-access.ts';
 import { entityQueryKeys } from '../query/entity-query-keys.ts';
@@ -41,7 +41,7 @@ function toOption(row: Row, display: string): ComboboxItem | null {
  * referenced entity (a selected id then shows as itself), and no search in a read-only field.
  */
 function useRefOptions(entity: string, display: string, selectedIds: string[], editable: boolean) {
-  const provider = useEntityProvider(entity);
+  const entityClient = useEntityClient(entity);
   const model = useRuntime().entities[entity];
   const can = useCan();
   // Without a model for the target (a test harness), nothing is known to forbid.
@@ -51,14 +51,14 @@ function useRefOptions(entity: string, display: string, selectedIds: string[], e
   const [debounced] = useDebouncedValue(search, AUTOCOMPLETE_DEBOUNCE_MS);
   const results = useQuery({
     queryKey: keys.search(debounced),
-    queryFn: ({ signal }) => provider.search({ search: debounced, signal }),
+    queryFn: ({ signal }) => entityClient.search({ search: debounced, signal }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
     enabled: canView && editable,
   });
   const selected = useQuery({
     queryKey: keys.byIds(selectedIds),
-    queryFn: ({ signal }) => provider.findByIds({ ids: selectedIds, signal }),
+    queryFn: ({ signal }) => entityClient.findByIds({ ids: selectedIds, signal }),
     enabled: canView && selectedIds.length > 0,
     staleTime: 60_000,
   });

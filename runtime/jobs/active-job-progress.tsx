@@ -8,7 +8,7 @@ export interface ActiveJobProps {
 
 /**
  * Where the app plugs in the progress of the job behind a long CRUD action (src/jobs reads the
- * jobs API). The runtime knows no endpoint: without a provider nothing is shown.
+ * jobs API). The runtime knows no endpoint: without the app's component nothing is shown.
  */
 export const ActiveJobProgressContext = createContext<ComponentType<ActiveJobProps> | null>(null);
 

@@ -9,12 +9,12 @@ export type Can = (permission: string | null | undefined) => boolean;
  */
 const PermissionsContext = createContext<Can | null>(null);
 
-export function PermissionsProvider({ can, children }: { can: Can; children: ReactNode }) {
+export function PermissionsScope({ can, children }: { can: Can; children: ReactNode }) {
   return <PermissionsContext.Provider value={can}>{children}</PermissionsContext.Provider>;
 }
 
 export function useCan(): Can {
   const can = useContext(PermissionsContext);
-  if (!can) throw new Error('useCan() needs a <PermissionsProvider> above it');
+  if (!can) throw new Error('useCan() needs a <PermissionsScope> above it');
   return can;
 }

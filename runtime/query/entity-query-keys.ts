@@ -1,4 +1,4 @@
-import type { FindQuery, ListQuery } from '../providers/queries.ts';
+import type { FindQuery, ListQuery } from '../clients/queries.ts';
 
 /** Query params without the abort signal, which never belongs in a cache key. */
 type KeyParams<Q> = Omit<Q, 'signal'>;

@@ -1,4 +1,4 @@
-import type { FilterInput } from '../providers/queries.ts';
+import type { FilterInput } from '../clients/queries.ts';
 import { isFilterRange } from '../crud/filter-range.ts';
 import type { SortOrder } from '../model/client-entity-model.ts';
 

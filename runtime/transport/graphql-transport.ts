@@ -23,8 +23,8 @@ interface GraphqlErrorBody {
 const REST_ONLY: ReadonlySet<EntityAction> = new Set(['import', 'bulkDelete']);
 
 /**
- * The GraphQL alternative of docs/product-rules.md#product: the same typed providers, sending the generated documents to
- * /graphql. Calls outside the entity providers (identity screens, RAG, chat) keep REST through
+ * The GraphQL alternative of docs/product-rules.md#product: the same typed entity clients, sending the generated documents to
+ * /graphql. Calls outside the entity clients (identity screens, RAG, chat) keep REST through
  * `call()`, as the spec implements registration and recovery only there.
  */
 export class GraphqlTransport implements Transport, FileUploader {

@@ -1,7 +1,7 @@
 import type { KyInstance } from 'ky';
 import { createHttpClient, describeFailure } from './http-client.ts';
 import type { EntityOperation, Transport } from './transport.ts';
-import type { FindQuery, ListQuery } from '../providers/queries.ts';
+import type { FindQuery, ListQuery } from '../clients/queries.ts';
 import { serializeFilters } from './serialize-filters.ts';
 import { ApiError } from './api-error.ts';
 import { REQUEST_TIMEOUTS } from './request-timeouts.ts';

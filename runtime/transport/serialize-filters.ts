@@ -1,4 +1,4 @@
-import type { FilterInput } from '../providers/queries.ts';
+import type { FilterInput } from '../clients/queries.ts';
 
 /**
  * docs/product-rules.md#calls: `field;operator;value` joined by `|`. Empty values are dropped, dates become ISO strings

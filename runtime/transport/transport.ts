@@ -1,6 +1,6 @@
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { BulkDeleteRequest } from '../../contract/endpoints/bulk-delete.ts';
-import type { ExportQuery, FindQuery, ImportQuery, ListQuery, CallOptions } from '../providers/queries.ts';
+import type { ExportQuery, FindQuery, ImportQuery, ListQuery, CallOptions } from '../clients/queries.ts';
 
 /**
  * A transport-neutral description of one entity call. RestTransport maps it to HTTP under the

@@ -1,7 +1,7 @@
 import { use, useMemo } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { RuntimeProvider } from '../../runtime/context/runtime-context.tsx';
-import { PermissionsProvider } from '../../runtime/permissions/permissions-context.tsx';
+import { RuntimeScope } from '../../runtime/context/runtime-context.tsx';
+import { PermissionsScope } from '../../runtime/permissions/permissions-context.tsx';
 import { useSessionState } from '../session/session.ts';
 import { canFor } from './permissions.ts';
 import { loadLanguage } from './i18n.ts';
@@ -23,7 +23,7 @@ void liveModelLoaded();
 
 /**
  * What the signed-in screens share and the public ones (sign-in, recovery, chat) do not: the
- * entity providers, transports, form loaders, overrides and permissions. One chunk, loaded with the
+ * entity clients, transports, form loaders, overrides and permissions. One chunk, loaded with the
  * first signed-in screen (router.tsx), so the sign-in page ships without it.
  */
 export function ConsoleScope({ framed = false }: { framed?: boolean }) {
@@ -31,12 +31,12 @@ export function ConsoleScope({ framed = false }: { framed?: boolean }) {
   const can = useMemo(() => canFor(user), [user]);
   const services = useLiveServices();
   return (
-    <PermissionsProvider can={can}>
-      <RuntimeProvider services={services}>
+    <PermissionsScope can={can}>
+      <RuntimeScope services={services}>
         {/* The default layout's screens get the sidebar, breadcrumbs and palette; the chat layout's do not. */}
         {framed ? <ConsoleFrame /> : <Outlet />}
-      </RuntimeProvider>
-    </PermissionsProvider>
+      </RuntimeScope>
+    </PermissionsScope>
   );
 }
 

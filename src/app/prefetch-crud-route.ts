@@ -1,6 +1,6 @@
 import { mayDo } from '../../contract/permissions/entity-access.ts';
 import type { QueryClient } from '@tanstack/react-query';
-import { requireProvider, type RuntimeServices } from '../../runtime/context/runtime-context.tsx';
+import { requireEntityClient, type RuntimeServices } from '../../runtime/context/runtime-context.tsx';
 import { LIST_FRESH_MS, entityListParams, entityListQuery } from '../../runtime/core/entity-list-query.ts';
 import { filtersFromSearch } from '../../runtime/crud/location-filters.ts';
 import { initialTableState } from '../../runtime/table/table-state.ts';
@@ -22,7 +22,7 @@ export function prefetchCrudRoute(queryClient: QueryClient, services: RuntimeSer
   // (?filter.<field>=), else the page's own query would differ and ask again. A hovered link
   // leads to the plain list.
   const filterValues = options.whenAbsent && typeof window !== 'undefined' ? filtersFromSearch(model, window.location.search) : {};
-  const list = entityListQuery(model, requireProvider(services, model.name), entityListParams(model, initialTableState({ filterValues })));
+  const list = entityListQuery(model, requireEntityClient(services, model.name), entityListParams(model, initialTableState({ filterValues })));
   // A failed prefetch is the page's to report when its own query runs.
   queryClient.prefetchQuery({ ...list, staleTime: options.whenAbsent ? Infinity : LIST_FRESH_MS }).catch(() => undefined);
 }

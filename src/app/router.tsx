@@ -11,7 +11,7 @@ import { PageFallback } from './page-fallback.tsx';
 import { crudRouteAccess } from './crud-route-access.ts';
 import { AllTexts } from './all-texts.tsx';
 
-// Signed-in screens share one chunk of providers and the CRUD route element (console-scope.tsx):
+// Signed-in screens share one chunk of scopes (entity clients, permissions) and the CRUD route element (console-scope.tsx):
 // one import, so both arrive together, and none of it is on the sign-in page.
 const loadConsoleScope = () => import('./console-scope.tsx');
 const ConsoleScope = lazy(() => loadConsoleScope().then((module) => ({ default: module.ConsoleScope })));

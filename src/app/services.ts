@@ -1,6 +1,6 @@
 import { createTransport } from '../../runtime/transport/create-transport.ts';
 import type { RuntimeServices } from '../../runtime/context/runtime-context.tsx';
-import { createProviders } from '../generated/providers.ts';
+import { createEntityClients } from '../generated/entity-clients.ts';
 import { entities } from '../generated/entities.ts';
 import { formLoaders } from '../generated/forms.ts';
 import { transportOptions } from '../session/api-client.ts';
@@ -22,7 +22,7 @@ const graphqlDocuments = kind === 'graphql' ? (await import('../generated/graphq
 const transport = createTransport(kind, { ...transportOptions, graphqlDocuments });
 
 export const services: RuntimeServices = {
-  providers: createProviders(transport),
+  entityClients: createEntityClients(transport),
   entities,
   uploader: transport,
   forms: formLoaders,

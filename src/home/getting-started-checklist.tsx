@@ -4,7 +4,7 @@ import { IconCircleCheckFilled, IconCircleDashed } from '@tabler/icons-react';
 import { useQueries } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { requireProvider, useRuntime } from '../../runtime/context/runtime-context.tsx';
+import { requireEntityClient, useRuntime } from '../../runtime/context/runtime-context.tsx';
 import { startStepLink, visibleStartSteps, type StartCount } from './getting-started.ts';
 
 const HIDDEN_KEY = 'forja.gettingStarted.hidden';
@@ -38,7 +38,7 @@ export function GettingStartedChecklist({ can }: { can: (permission: string) => 
     queries: counts.map(([key, count]) => ({
       queryKey: ['getting-started', key],
       queryFn: ({ signal }: { signal: AbortSignal }) =>
-        requireProvider(services, count.entity).paginate({ page: 1, limit: 1, ...(count.filters ? { filters: count.filters } : {}), signal }) as Promise<{ items: Array<{ _id?: unknown }>; total: number }>,
+        requireEntityClient(services, count.entity).paginate({ page: 1, limit: 1, ...(count.filters ? { filters: count.filters } : {}), signal }) as Promise<{ items: Array<{ _id?: unknown }>; total: number }>,
       enabled: !hidden,
       staleTime: 30_000,
     })),

@@ -1,4 +1,4 @@
-import type { FilterInput } from '../../runtime/providers/queries.ts';
+import type { FilterInput } from '../../runtime/clients/queries.ts';
 import { mayDo, type EntityAction, type EntityPermissionNames } from '../../contract/permissions/entity-access.ts';
 
 /** The path of a fresh install, in order (issue 19): base, content, bot, chat, share. */

@@ -4,7 +4,7 @@ import { IconAlertTriangle, IconArrowLeft, IconPlus, IconSchool } from '@tabler/
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
-import { useEntityProvider, useRuntime } from '../../runtime/context/runtime-context.tsx';
+import { useEntityClient, useRuntime } from '../../runtime/context/runtime-context.tsx';
 import { useCan } from '../../runtime/permissions/permissions-context.tsx';
 import { mayDo } from '../../contract/permissions/entity-access.ts';
 import { TrainingStateCell } from '../overrides/knowledge/training-state-cell.tsx';
@@ -29,8 +29,8 @@ export default function KnowledgePage() {
   const { t } = useTranslation();
   const can = useCan();
   const services = useRuntime();
-  const knowledgeProvider = useEntityProvider('knowledge');
-  const sourceProvider = useEntityProvider('knowledgesource');
+  const knowledgeClient = useEntityClient('knowledge');
+  const sourceClient = useEntityClient('knowledgesource');
   const queryClient = useQueryClient();
   const knowledgeModel = services.entities.knowledge;
   const sourceModel = services.entities.knowledgesource;
@@ -38,12 +38,12 @@ export default function KnowledgePage() {
   const canUpdate = !!knowledgeModel && mayDo(can, knowledgeModel.permissions, 'update');
   const canAdd = canUpdate && !!sourceModel && mayDo(can, sourceModel.permissions, 'create');
 
-  const knowledge = useQuery({ queryKey: ['knowledge', 'record', id], queryFn: ({ signal }) => knowledgeProvider.findById({ id, signal }), enabled: id !== '' });
+  const knowledge = useQuery({ queryKey: ['knowledge', 'record', id], queryFn: ({ signal }) => knowledgeClient.findById({ id, signal }), enabled: id !== '' });
   const record = (knowledge.data ?? null) as Record<string, unknown> | null;
   const sourceIds = useMemo(() => refIds(record?.sources), [record]);
   const sources = useQuery({
     queryKey: ['knowledge', 'sources', id, sourceIds],
-    queryFn: ({ signal }) => (sourceIds.length ? sourceProvider.findByIds({ ids: sourceIds, signal }) : Promise.resolve([])),
+    queryFn: ({ signal }) => (sourceIds.length ? sourceClient.findByIds({ ids: sourceIds, signal }) : Promise.resolve([])),
     enabled: record !== null && canViewSources,
   });
   const sourceList = useMemo(() => {
@@ -73,17 +73,17 @@ export default function KnowledgePage() {
       parseFile: ragApi.parseFile,
       parseUrl: ragApi.parseUrl,
       chunk: ragApi.chunk,
-      createSource: (data) => sourceProvider.create({ data }) as Promise<{ _id?: unknown }>,
+      createSource: (data) => sourceClient.create({ data }) as Promise<{ _id?: unknown }>,
       linkSources: async (ids) => {
         // Read the base again: its sources may have changed since the page loaded.
-        const current = (await knowledgeProvider.findById({ id })) as Record<string, unknown>;
+        const current = (await knowledgeClient.findById({ id })) as Record<string, unknown>;
         const kept = refIds(current.sources);
-        await knowledgeProvider.update({ id, data: { sources: [...kept, ...ids.filter((added) => !kept.includes(added))] } });
+        await knowledgeClient.update({ id, data: { sources: [...kept, ...ids.filter((added) => !kept.includes(added))] } });
       },
       train: () => ragApi.train(id),
       status: (signal) => ragApi.status(id, signal),
     }),
-    [services.uploader, sourceProvider, knowledgeProvider, id],
+    [services.uploader, sourceClient, knowledgeClient, id],
   );
 
   const name = typeof record?.name === 'string' ? record.name : '';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { createProviders } from '../../src/generated/providers.ts';
+import { createEntityClients } from '../../src/generated/entity-clients.ts';
 import { graphqlDocuments } from '../../src/generated/graphql-operations.ts';
 import { RestTransport } from '../../runtime/transport/rest-transport.ts';
 import { GraphqlTransport } from '../../runtime/transport/graphql-transport.ts';
@@ -13,9 +13,9 @@ let server: TestServer;
 beforeAll(async () => { server = await startTestServer(); });
 afterAll(async () => { await server.close(); });
 
-const providersFor = (kind: 'rest' | 'graphql', token: string) => {
+const clientsFor = (kind: 'rest' | 'graphql', token: string) => {
   const options = { baseUrl: server.baseUrl, getToken: () => token };
-  return createProviders(kind === 'rest' ? new RestTransport(options) : new GraphqlTransport({ ...options, documents: graphqlDocuments }));
+  return createEntityClients(kind === 'rest' ? new RestTransport(options) : new GraphqlTransport({ ...options, documents: graphqlDocuments }));
 };
 
 /** Same data, either transport: absent and null are one thing, key order is not meaningful. */
@@ -35,7 +35,7 @@ async function failure(promise: Promise<unknown>): Promise<ApiError> {
 
 type Inputs = (n: string) => Promise<Record<string, unknown>>;
 
-describe('provider contract: REST and GraphQL give identical results', () => {
+describe('entity client contract: REST and GraphQL give identical results', () => {
   const inputs: Record<string, Inputs> = {
     bottracestatus: async (n) => ({ name: `status ${n}`, description: 'contract' }),
     contact: async (n) => ({ name: `Contact ${n}`, email: `${n}@example.com`, memory: [{ attribute: 'likes', content: 'tea' }] }),
@@ -54,8 +54,8 @@ describe('provider contract: REST and GraphQL give identical results', () => {
 
   for (const [entity, makeInput] of Object.entries(inputs)) {
     test(entity, async () => {
-      const rest = providersFor('rest', server.admin.token)[entity as 'bot'];
-      const gql = providersFor('graphql', server.admin.token)[entity as 'bot'];
+      const rest = clientsFor('rest', server.admin.token)[entity as 'bot'];
+      const gql = clientsFor('graphql', server.admin.token)[entity as 'bot'];
       const a = await rest.create({ data: await makeInput(`${entity}-a`) as never });
       const b = await gql.create({ data: await makeInput(`${entity}-b`) as never });
       // The one difference by design: a new API key's secret comes back once, from REST (and from
@@ -95,16 +95,16 @@ describe('provider contract: REST and GraphQL give identical results', () => {
   }
 
   test('validation errors arrive with the same inputErrors', async () => {
-    const fromRest = await failure(providersFor('rest', server.admin.token).bot.create({ data: { name: '', description: 'x'.repeat(2001) } as never }));
-    const fromGql = await failure(providersFor('graphql', server.admin.token).bot.create({ data: { name: '', description: 'x'.repeat(2001) } as never }));
+    const fromRest = await failure(clientsFor('rest', server.admin.token).bot.create({ data: { name: '', description: 'x'.repeat(2001) } as never }));
+    const fromGql = await failure(clientsFor('graphql', server.admin.token).bot.create({ data: { name: '', description: 'x'.repeat(2001) } as never }));
     expect(fromGql.message).toBe('error.validation');
     expect(fromGql.inputErrors).toEqual(fromRest.inputErrors);
     expect(fromGql.inputErrors).toEqual({ name: ['validation.required'], description: ['validation.maxLength'] });
   });
 
   test('a bad filter or sort field is refused with the REST message', async () => {
-    const fromRest = await failure(providersFor('rest', server.admin.token).bot.paginate({ orderBy: 'nope' }));
-    const fromGql = await failure(providersFor('graphql', server.admin.token).bot.paginate({ orderBy: 'nope' }));
+    const fromRest = await failure(clientsFor('rest', server.admin.token).bot.paginate({ orderBy: 'nope' }));
+    const fromGql = await failure(clientsFor('graphql', server.admin.token).bot.paginate({ orderBy: 'nope' }));
     expect(fromGql.status).toBe(400);
     expect(fromGql.message).toBe(fromRest.message);
   });
@@ -277,9 +277,9 @@ describe('GraphQL limits', () => {
 
 describe('GraphQL uploads', () => {
   test('uploadFile follows the multipart request spec and stores the file like REST', async () => {
-    const provider = new GraphqlTransport({ baseUrl: server.baseUrl, getToken: () => server.admin.token, documents: graphqlDocuments });
+    const transport = new GraphqlTransport({ baseUrl: server.baseUrl, getToken: () => server.admin.token, documents: graphqlDocuments });
     const file = new File(['hola mundo'], 'saludo.txt', { type: 'text/plain' });
-    const stored = await provider.uploadFile({ file, dir: 'docs' });
+    const stored = await transport.uploadFile({ file, dir: 'docs' });
     expect(stored).toMatchObject({ filename: 'saludo.txt', size: 10, mimetype: 'text/plain' });
     expect(stored.filepath).toMatch(/^docs\/\d{4}\/\d{2}\//);
     const served = await fetch(`${server.baseUrl}${stored.url}`);
@@ -287,8 +287,8 @@ describe('GraphQL uploads', () => {
   });
 
   test('anonymous uploads are refused', async () => {
-    const provider = new GraphqlTransport({ baseUrl: server.baseUrl, getToken: () => null, documents: graphqlDocuments });
-    const error = await failure(provider.uploadFile({ file: new File(['x'], 'x.txt') }));
+    const transport = new GraphqlTransport({ baseUrl: server.baseUrl, getToken: () => null, documents: graphqlDocuments });
+    const error = await failure(transport.uploadFile({ file: new File(['x'], 'x.txt') }));
     expect(error.status).toBe(401);
   });
 });

@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { CrudPage } from '../../runtime/crud/crud-page.tsx';
 import { RestTransport } from '../../runtime/transport/rest-transport.ts';
-import { createProviders } from '../../src/generated/providers.ts';
+import { createEntityClients } from '../../src/generated/entity-clients.ts';
 import { entities } from '../../src/generated/entities.ts';
 import { formLoaders } from '../../src/generated/forms.ts';
 import { LazyEntityForm } from '../../runtime/form/lazy-entity-form.ts';
@@ -42,7 +42,7 @@ describe('CrudPage against the API server', () => {
     const transport = new RestTransport({ baseUrl: server.baseUrl, getToken: () => server.admin.token });
     render(
       createElement(RuntimeHarness, {
-        services: { providers: createProviders(transport), entities, forms: formLoaders, uploader: transport },
+        services: { entityClients: createEntityClients(transport), entities, forms: formLoaders, uploader: transport },
         children: createElement(CrudPage, { model: entities.bottracestatus }),
       }),
     );

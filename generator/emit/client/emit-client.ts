@@ -46,23 +46,23 @@ function emitEntityAccess(models: EntityModelMap): string {
   );
 }
 
-function emitProviders(models: EntityModelMap): string {
+function emitEntityClients(models: EntityModelMap): string {
   const generic = Object.values(models).filter((m) => m.api.provider === 'generic');
   const types = generic.flatMap((m) => [m.typeName, m.inputTypeName]).join(', ');
   return `${GENERATED_HEADER}import type { Transport } from '../../runtime/transport/transport.ts';
-import { EntityProvider } from '../../runtime/providers/entity-provider.ts';
+import { EntityClient } from '../../runtime/clients/entity-client.ts';
 import { entities } from './entities.ts';
 import type { ${types} } from './types.ts';
 
-/** One typed provider per entity with the generic API, all over the given transport. */
-export function createProviders(transport: Transport) {
+/** One typed client per entity with the generic API, all over the given transport. */
+export function createEntityClients(transport: Transport) {
   return {
-${generic.map((m) => `    ${m.name}: new EntityProvider<${m.typeName}, ${m.inputTypeName}>(transport, entities.${m.name}),`).join('\n')}
+${generic.map((m) => `    ${m.name}: new EntityClient<${m.typeName}, ${m.inputTypeName}>(transport, entities.${m.name}),`).join('\n')}
   };
 }
 
-export type Providers = ReturnType<typeof createProviders>;
-export type GenericEntityName = keyof Providers;
+export type EntityClients = ReturnType<typeof createEntityClients>;
+export type GenericEntityName = keyof EntityClients;
 `;
 }
 
@@ -187,7 +187,7 @@ export function emitClient(models: EntityModelMap, enums: Record<string, string[
   files.set(`${OUT}/types.ts`, emitTypes(models, enums));
   files.set(`${OUT}/entities.ts`, emitEntities(models));
   files.set(`${OUT}/entity-access.ts`, emitEntityAccess(models));
-  files.set(`${OUT}/providers.ts`, emitProviders(models));
+  files.set(`${OUT}/entity-clients.ts`, emitEntityClients(models));
   files.set(`${OUT}/routes.ts`, emitRoutes(models));
   files.set(`${OUT}/menu.ts`, emitMenu(models));
   files.set(`${OUT}/icons.ts`, emitIcons(models));

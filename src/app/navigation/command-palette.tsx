@@ -7,7 +7,7 @@ import { IconKey, IconListCheck, IconSearch, IconUser } from '@tabler/icons-reac
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { requireProvider, useRuntime } from '../../../runtime/context/runtime-context.tsx';
+import { requireEntityClient, useRuntime } from '../../../runtime/context/runtime-context.tsx';
 import { requireMenuIcon } from '../../home/menu-icons.ts';
 import { useSessionCan } from '../../session/session.ts';
 import { ownApiKeysAllowed } from '../layouts/own-api-keys.ts';
@@ -52,7 +52,7 @@ export default function CommandPalette() {
     staleTime: 10_000,
     queryFn: async ({ signal }) => {
       const found = await Promise.allSettled(
-        searchable.map(async (page) => ({ page, rows: await requireProvider(services, page.entity!).find({ search: debounced, limit: RECORDS_PER_ENTITY, signal }) })),
+        searchable.map(async (page) => ({ page, rows: await requireEntityClient(services, page.entity!).find({ search: debounced, limit: RECORDS_PER_ENTITY, signal }) })),
       );
       // An entity whose search fails (a timeout) does not hide the others' results.
       return found.flatMap((result) => (result.status === 'fulfilled' && result.value.rows.length > 0 ? [result.value] : []));

@@ -5,7 +5,7 @@ import { notifications } from '@mantine/notifications';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { mayDo } from '../../../contract/permissions/entity-access.ts';
-import { useEntityProvider } from '../../../runtime/context/runtime-context.tsx';
+import { useEntityClient } from '../../../runtime/context/runtime-context.tsx';
 import type { RowActionComponentProps } from '../../../runtime/overrides/override-registry.ts';
 import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
 import { AUTOCOMPLETE_DEBOUNCE_MS } from '../../../runtime/inputs/ref-select.tsx';
@@ -46,7 +46,7 @@ export function MergeContactAction({ row, reload, label, icon: Icon, model }: Ro
 
 function MergeContactModal({ row, onClose, onMerged }: { row: Row; onClose: () => void; onMerged: () => void }) {
   const { t } = useTranslation();
-  const provider = useEntityProvider('contact');
+  const entityClient = useEntityClient('contact');
   const sourceId = String(row._id ?? '');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, AUTOCOMPLETE_DEBOUNCE_MS);
@@ -55,7 +55,7 @@ function MergeContactModal({ row, onClose, onMerged }: { row: Row; onClose: () =
   const [running, setRunning] = useState(false);
   const results = useQuery({
     queryKey: entityQueryKeys('contact').search(debounced),
-    queryFn: ({ signal }) => provider.search({ search: debounced, signal }),
+    queryFn: ({ signal }) => entityClient.search({ search: debounced, signal }),
     placeholderData: keepPreviousData,
     staleTime: 30_000,
   });

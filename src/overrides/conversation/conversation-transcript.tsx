@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { mayDo } from '../../../contract/permissions/entity-access.ts';
 import type { EntityFormProps } from '../../../runtime/form/entity-form.tsx';
-import { requireProvider, useRuntime } from '../../../runtime/context/runtime-context.tsx';
+import { requireEntityClient, useRuntime } from '../../../runtime/context/runtime-context.tsx';
 import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
 import { refId } from '../../../runtime/crud/prepare-record.ts';
 import { REACTION_EMOJI } from '../../chat/reactions.ts';
@@ -41,7 +41,7 @@ export function ConversationTranscript(props: EntityFormProps) {
   const can = useCan();
   const services = useRuntime();
   const id = refId(props.initialData._id) ?? '';
-  const conversations = requireProvider(services, 'conversation');
+  const conversations = requireEntityClient(services, 'conversation');
   const traceModel = services.entities.bottrace;
   const contactModel = services.entities.contact;
   const mayReadTraces = Boolean(traceModel && mayDo(can, traceModel.permissions, 'view'));
@@ -55,7 +55,7 @@ export function ConversationTranscript(props: EntityFormProps) {
   const traces = useQuery({
     queryKey: ['bottrace', 'transcript', id],
     queryFn: ({ signal }) =>
-      requireProvider(services, 'bottrace').find({
+      requireEntityClient(services, 'bottrace').find({
         filters: [{ field: 'conversation', operator: 'eq', value: id }],
         limit: TRANSCRIPT_TRACE_LIMIT,
         signal,

@@ -5,7 +5,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { EntityFormProps } from '../../../runtime/form/entity-form.tsx';
 import { useCan } from '../../../runtime/permissions/permissions-context.tsx';
-import { requireProvider, useRuntime } from '../../../runtime/context/runtime-context.tsx';
+import { requireEntityClient, useRuntime } from '../../../runtime/context/runtime-context.tsx';
 import { refId } from '../../../runtime/crud/prepare-record.ts';
 import { api } from '../../session/session.ts';
 import { useTranslateMessage } from '../../identity/use-translate-message.ts';
@@ -43,7 +43,7 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
 
   const roles = useQuery({
     queryKey: ['role', 'all-options'],
-    queryFn: () => requireProvider(services, 'role').find({ limit: 1000 }),
+    queryFn: () => requireEntityClient(services, 'role').find({ limit: 1000 }),
   });
   const catalogue = useQuery({ queryKey: ['permissions'], queryFn: async () => normalisePermissions(await api.permissions()), enabled: canEditPermissions, staleTime: 300_000 });
   const ownId = refId(initialData);
@@ -64,7 +64,7 @@ export function RoleForm({ operation, initialData, fieldErrors = {}, handle, id 
   // field as it was); the dialog then offers Editar on the row again.
   const unlock = useMutation({
     mutationFn: () =>
-      requireProvider(services, 'role').update({
+      requireEntityClient(services, 'role').update({
         id: ownId ?? '',
         data: { name: String(initialData.name ?? ''), childRoles: ids(initialData.childRoles), ...(Array.isArray(initialData.permissions) ? { permissions: initialData.permissions.map(String) } : {}), readonly: false },
       }),

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
-import { RuntimeProvider, requireProvider, useRuntime, type AnyEntityProvider } from '../../../runtime/context/runtime-context.tsx';
+import { RuntimeScope, requireEntityClient, useRuntime, type AnyEntityClient } from '../../../runtime/context/runtime-context.tsx';
 import type { CrudPageProps } from '../../../runtime/overrides/override-registry.ts';
 import { ApiKeySecretDialog } from './api-key-secret-dialog.tsx';
 
@@ -12,27 +12,27 @@ export function secretOf(created: unknown): string | null {
 }
 
 /**
- * docs/product-rules.md#states "After creating an API key": the generic page, with its provider's create wrapped so the
+ * docs/product-rules.md#states "After creating an API key": the generic page, with its entity client's create wrapped so the
  * one-time secret from the response opens a persistent dialog.
  */
 export function ApiKeyPage({ model }: CrudPageProps) {
   const services = useRuntime();
   const [secret, setSecret] = useState<string | null>(null);
   const scoped = useMemo(() => {
-    const provider = requireProvider(services, model.name);
-    const wrapped: AnyEntityProvider = Object.create(provider) as AnyEntityProvider;
+    const entityClient = requireEntityClient(services, model.name);
+    const wrapped: AnyEntityClient = Object.create(entityClient) as AnyEntityClient;
     wrapped.create = async (params) => {
-      const created = await provider.create(params);
+      const created = await entityClient.create(params);
       const value = secretOf(created);
       if (value) setSecret(value);
       return created;
     };
-    return { ...services, providers: { ...services.providers, [model.name]: wrapped } };
+    return { ...services, entityClients: { ...services.entityClients, [model.name]: wrapped } };
   }, [services, model.name]);
   return (
-    <RuntimeProvider services={scoped}>
+    <RuntimeScope services={scoped}>
       <CrudPage model={model} />
       <ApiKeySecretDialog secret={secret} onClose={() => setSecret(null)} />
-    </RuntimeProvider>
+    </RuntimeScope>
   );
 }

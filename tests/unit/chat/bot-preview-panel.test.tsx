@@ -131,12 +131,12 @@ describe('bot preview panel', { timeout: 30_000 }, () => {
 });
 
 describe('bot form', { timeout: 30_000 }, () => {
-  const knowledgeProvider = { search: vi.fn(async () => []), findByIds: vi.fn(async () => []) } as never;
+  const knowledgeClient = { search: vi.fn(async () => []), findByIds: vi.fn(async () => []) } as never;
   async function renderForm(can: (permission: string | null | undefined) => boolean, initialData: Record<string, unknown>) {
     const schemas = await formLoaders.bot();
     render(
       <MemoryRouter>
-        <RuntimeHarness services={{ entities, providers: { knowledge: knowledgeProvider } }} can={can}>
+        <RuntimeHarness services={{ entities, entityClients: { knowledge: knowledgeClient } }} can={can}>
           <BotForm model={entities.bot} schemas={schemas} operation="edit" initialData={initialData} />
         </RuntimeHarness>
       </MemoryRouter>,

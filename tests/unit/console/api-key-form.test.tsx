@@ -22,7 +22,7 @@ function open(operation: CrudOperation) {
   const row = operation === 'create' ? null : { _id: 'k1', name: 'CRM', ipv4: [], ipv6: [], user: owner, createdBy: owner };
   const state = crudDialogReducer(initialCrudDialogState, { type: 'open', operation, row, model: entities.userApiKey });
   render(
-    <RuntimeHarness services={{ entities, forms, providers: { user: users } as never }}>
+    <RuntimeHarness services={{ entities, forms, entityClients: { user: users } as never }}>
       <CrudDialog model={entities.userApiKey} state={state} onSubmit={() => undefined} onCancel={() => undefined} form={ApiKeyForm} />
     </RuntimeHarness>,
   );

@@ -18,7 +18,7 @@ const contacts = [source, { _id: 'c-real', name: 'Lucía Real', email: 'lucia@ex
 
 function renderAction(can: Can, reload = vi.fn()) {
   render(
-    <RuntimeHarness services={{ providers: { contact: { search: mocks.search } as never } }} can={can}>
+    <RuntimeHarness services={{ entityClients: { contact: { search: mocks.search } as never } }} can={can}>
       <MergeContactAction row={source} model={entities.contact} reload={reload} label="Fusionar" icon={IconGitMerge} />
     </RuntimeHarness>,
   );

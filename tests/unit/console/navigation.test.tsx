@@ -32,7 +32,7 @@ const findBots = vi.fn(async (params: { search?: string }) => (params.search ===
 function renderAt(path: string, permissions: string[]) {
   sessionStore.setUser({ id: 'u1', username: 'ana', role: { _id: 'r1', name: 'R', permissions } });
   return render(
-    <RuntimeHarness services={{ entities, providers: { bot: { find: findBots } } as never }}>
+    <RuntimeHarness services={{ entities, entityClients: { bot: { find: findBots } } as never }}>
       <I18nextProvider i18n={i18n}>
         <MemoryRouter initialEntries={[path]}>
           <Routes>

@@ -34,7 +34,7 @@ function renderTranscript(can: (permission: string | null | undefined) => boolea
   const bottrace = { find: vi.fn(async () => traces) };
   render(
     <MemoryRouter>
-      <RuntimeHarness services={{ providers: { conversation, bottrace }, entities }} can={can}>
+      <RuntimeHarness services={{ entityClients: { conversation, bottrace }, entities }} can={can}>
         <ConversationForm
           model={entities.conversation}
           schemas={{ schema: {}, uiSchema: {}, validateFns: {} }}
@@ -89,13 +89,13 @@ describe('conversation transcript', () => {
 
 describe('bot traces are read-only in the console', () => {
   it('offers view only: no create, edit, delete or import, even to a role holding every permission', async () => {
-    const provider = {
+    const entityClient = {
       paginate: vi.fn(async () => ({ items: [{ _id: 't1', userMessage: 'hola', createdAt: '2026-11-20T10:00:00.000Z', status: { _id: 's1', name: 'ok' }, bot: { _id: 'b1', name: 'Soporte' } }], total: 1 })),
     };
     const lookup = { find: vi.fn(async () => []), search: vi.fn(async () => []), findByIds: vi.fn(async () => []), findById: vi.fn(async () => ({})) };
     render(
       <MemoryRouter>
-        <RuntimeHarness services={{ providers: { bottrace: provider, bottracestatus: lookup, bot: lookup }, entities, overrides: { bottrace: bottraceOverrides }, forms: { bottrace: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }}>
+        <RuntimeHarness services={{ entityClients: { bottrace: entityClient, bottracestatus: lookup, bot: lookup }, entities, overrides: { bottrace: bottraceOverrides }, forms: { bottrace: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }}>
           <CrudPage model={entities.bottrace} />
         </RuntimeHarness>
       </MemoryRouter>,

@@ -168,7 +168,7 @@ describe('sources of a knowledge base', () => {
 });
 
 describe('getting-started checklist', () => {
-  function providers(totals: Record<string, number>) {
+  function entityClients(totals: Record<string, number>) {
     const paginate = (entity: string) => vi.fn(async (query: { filters?: unknown[] }) => {
       const key = query.filters ? `${entity}:trained` : entity;
       const total = totals[key] ?? 0;
@@ -183,7 +183,7 @@ describe('getting-started checklist', () => {
   }
 
   it('ticks the steps the data shows done and links the next one', async () => {
-    const services = { providers: providers({ knowledge: 1, 'knowledge:trained': 1 }), entities };
+    const services = { entityClients: entityClients({ knowledge: 1, 'knowledge:trained': 1 }), entities };
     render(
       <MemoryRouter>
         <RuntimeHarness services={services}>
@@ -199,7 +199,7 @@ describe('getting-started checklist', () => {
   });
 
   it('hides steps without permission, never asks for what it may not count, and goes away when all are done', async () => {
-    const services = { providers: providers({ knowledge: 2 }), entities };
+    const services = { entityClients: entityClients({ knowledge: 2 }), entities };
     const granted = ['knowledge:manage', 'bot:manage'];
     const { unmount } = render(
       <MemoryRouter>
@@ -211,11 +211,11 @@ describe('getting-started checklist', () => {
     await screen.findByTestId('getting-started');
     expect(screen.queryByTestId('start-step-addContent')).toBeNull();
     expect(screen.queryByTestId('start-step-tryChat')).toBeNull();
-    expect(services.providers.conversation.paginate).not.toHaveBeenCalled();
-    expect(services.providers.contact.paginate).not.toHaveBeenCalled();
+    expect(services.entityClients.conversation.paginate).not.toHaveBeenCalled();
+    expect(services.entityClients.contact.paginate).not.toHaveBeenCalled();
     unmount();
     // Every visible step done: no card.
-    const allDone = { providers: providers({ knowledge: 1, bot: 1 }), entities };
+    const allDone = { entityClients: entityClients({ knowledge: 1, bot: 1 }), entities };
     render(
       <MemoryRouter>
         <RuntimeHarness services={allDone}>
@@ -224,7 +224,7 @@ describe('getting-started checklist', () => {
         </RuntimeHarness>
       </MemoryRouter>,
     );
-    await waitFor(() => expect(allDone.providers.bot.paginate).toHaveBeenCalled(), WAIT);
+    await waitFor(() => expect(allDone.entityClients.bot.paginate).toHaveBeenCalled(), WAIT);
     // Rendered in the same batch as the checklist once its counts answered: only then is "no card" a fact.
     await screen.findByTestId('counts-settled', undefined, WAIT);
     expect(screen.queryByTestId('getting-started')).toBeNull();

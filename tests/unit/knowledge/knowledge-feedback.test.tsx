@@ -24,10 +24,10 @@ const rows = [
 ];
 
 function renderList() {
-  const provider = { paginate: vi.fn(async () => ({ items: rows, total: rows.length })) };
+  const entityClient = { paginate: vi.fn(async () => ({ items: rows, total: rows.length })) };
   render(
     <MemoryRouter>
-      <RuntimeHarness services={{ providers: { knowledge: provider }, overrides: { knowledge: knowledgeOverrides }, forms: { knowledge: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) as never } }}>
+      <RuntimeHarness services={{ entityClients: { knowledge: entityClient }, overrides: { knowledge: knowledgeOverrides }, forms: { knowledge: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) as never } }}>
         <Notifications />
         <CrudPage model={entities.knowledge} />
       </RuntimeHarness>

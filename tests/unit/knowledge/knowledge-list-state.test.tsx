@@ -27,15 +27,15 @@ const training = { ...base, ...trained, _id: 'k-run', name: 'En curso', indexSta
 
 function renderList(pages: Record<string, unknown>[][]) {
   let call = 0;
-  const provider = { paginate: vi.fn(async () => { const items = pages[Math.min(call++, pages.length - 1)]; return { items, total: items.length }; }) };
+  const entityClient = { paginate: vi.fn(async () => { const items = pages[Math.min(call++, pages.length - 1)]; return { items, total: items.length }; }) };
   render(
     <MemoryRouter>
-      <RuntimeHarness services={{ providers: { knowledge: provider }, overrides: { knowledge: knowledgeOverrides }, forms: { knowledge: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) as never } }}>
+      <RuntimeHarness services={{ entityClients: { knowledge: entityClient }, overrides: { knowledge: knowledgeOverrides }, forms: { knowledge: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) as never } }}>
         <CrudPage model={entities.knowledge} />
       </RuntimeHarness>
     </MemoryRouter>,
   );
-  return provider;
+  return entityClient;
 }
 
 const stateOf = (name: string) => within(screen.getByText(name).closest('tr') as HTMLElement).getByTestId('training-state');
@@ -62,11 +62,11 @@ describe('knowledge list: the index state of each base', () => {
 
   it('a base shown as training is read again once its training is over', { timeout: 30_000 }, async () => {
     const status = vi.spyOn(ragApi, 'status').mockResolvedValue({ state: 'done', phase: null, done: 3, total: 3, chunks: 3, trainedAt: '2024-05-03T00:00:00.000Z' });
-    const provider = renderList([[training], [{ ...training, indexState: 'trained' }]]);
+    const entityClient = renderList([[training], [{ ...training, indexState: 'trained' }]]);
     await screen.findByText('En curso', {}, WAIT);
     await waitFor(() => expect(stateOf('En curso')).toHaveAttribute('data-index-state', 'trained'), WAIT);
     expect(stateOf('En curso')).toHaveTextContent(/^Entrenada/);
-    expect(provider.paginate.mock.calls.length).toBeGreaterThanOrEqual(2);
+    expect(entityClient.paginate.mock.calls.length).toBeGreaterThanOrEqual(2);
     status.mockRestore();
   });
 });
@@ -74,13 +74,13 @@ describe('knowledge list: the index state of each base', () => {
 describe('knowledge page: each source opens in the detailed editor', () => {
   it('links every source to its own edit dialog (/crud/knowledgesource?edit=<id>), named by the source', async () => {
     const knowledge = { ...base, ...trained, _id: 'k1', name: 'Tienda', sources: [{ _id: 'a', name: 'Envíos' }, { _id: 'b/2', name: 'Horario' }], indexState: 'trained', trainedSources: [] };
-    const providers = {
+    const entityClients = {
       knowledge: { findById: vi.fn(async () => knowledge), update: vi.fn() },
       knowledgesource: { findByIds: vi.fn(async () => [{ _id: 'a', name: 'Envíos', type: 'text' }, { _id: 'b/2', name: 'Horario', type: 'file' }]), create: vi.fn() },
     };
     render(
       <MemoryRouter initialEntries={['/knowledge/k1']}>
-        <RuntimeHarness services={{ providers, entities }}>
+        <RuntimeHarness services={{ entityClients, entities }}>
           <Routes>
             <Route path="/knowledge/:id" element={<KnowledgePage />} />
           </Routes>

@@ -24,20 +24,20 @@ const sources = [
 ];
 
 function renderPage(can: (permission: string | null | undefined) => boolean, path = '/knowledge/k1') {
-  const providers = {
+  const entityClients = {
     knowledge: { findById: vi.fn(async () => knowledge), update: vi.fn() },
     knowledgesource: { findByIds: vi.fn(async () => sources), create: vi.fn() },
   };
   render(
     <MemoryRouter initialEntries={[path]}>
-      <RuntimeHarness services={{ providers, entities }} can={can}>
+      <RuntimeHarness services={{ entityClients, entities }} can={can}>
         <Routes>
           <Route path="/knowledge/:id" element={<KnowledgePage />} />
         </Routes>
       </RuntimeHarness>
     </MemoryRouter>,
   );
-  return providers;
+  return entityClients;
 }
 
 describe('knowledge base page', () => {
@@ -54,12 +54,12 @@ describe('knowledge base page', () => {
   });
 
   it('a viewer sees the state but no add or train button, and never asks for sources it may not see', async () => {
-    const providers = renderPage((permission) => permission === 'knowledge:view');
+    const entityClients = renderPage((permission) => permission === 'knowledge:view');
     await screen.findByRole('heading', { name: 'Tienda', level: 2 }, WAIT);
     expect(screen.queryByTestId('knowledge-add-content')).toBeNull();
     expect(screen.queryByTestId('knowledge-page-train')).toBeNull();
     expect(screen.getByText('No tienes permiso para ver las fuentes de esta base.')).toBeInTheDocument();
-    expect(providers.knowledgesource.findByIds).not.toHaveBeenCalled();
+    expect(entityClients.knowledgesource.findByIds).not.toHaveBeenCalled();
   });
 
   it('?add&text= opens "Add content" with the text prefilled', async () => {

@@ -2,14 +2,14 @@ import type { ReactNode } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { act, renderHook, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { AnyEntityProvider } from '../../../runtime/context/runtime-context.tsx';
+import type { AnyEntityClient } from '../../../runtime/context/runtime-context.tsx';
 import { useCrudDialogController } from '../../../runtime/core/use-crud-dialog-controller.ts';
 import { useEditController } from '../../../runtime/core/use-edit-controller.ts';
 import { useListController } from '../../../runtime/core/use-list-controller.ts';
 import { useShowController } from '../../../runtime/core/use-show-controller.ts';
 import { entityListParams } from '../../../runtime/core/entity-list-query.ts';
 import { entityQueryKeys } from '../../../runtime/query/entity-query-keys.ts';
-import type { Paginated } from '../../../runtime/providers/queries.ts';
+import type { Paginated } from '../../../runtime/clients/queries.ts';
 import { ApiError } from '../../../runtime/transport/api-error.ts';
 import type { ClientEntityModel } from '../../../runtime/model/client-entity-model.ts';
 import { entities } from '../../../src/generated/entities.ts';
@@ -34,13 +34,13 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-function setup(provider: Partial<Record<keyof AnyEntityProvider, ReturnType<typeof vi.fn>>>) {
+function setup(entityClient: Partial<Record<keyof AnyEntityClient, ReturnType<typeof vi.fn>>>) {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
   // A list page the table would show, so invalidation and optimistic edits have something to act on.
   queryClient.setQueryData(listKey, page);
   const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
   const deps = { notifySuccess: vi.fn(), onResult: vi.fn(), log: { error: vi.fn() } };
-  const hook = renderHook(() => useCrudDialogController({ model, provider: provider as unknown as AnyEntityProvider, ...deps }), { wrapper });
+  const hook = renderHook(() => useCrudDialogController({ model, entityClient: entityClient as unknown as AnyEntityClient, ...deps }), { wrapper });
   const listInvalidated = () => queryClient.getQueryState(listKey)?.isInvalidated ?? false;
   const cachedList = () => queryClient.getQueryData<Paginated<Record<string, unknown>>>(listKey);
   return { queryClient, wrapper, deps, hook, listInvalidated, cachedList, state: () => hook.result.current.state };
@@ -58,20 +58,20 @@ async function openAndSubmit(h: ReturnType<typeof setup>, operation: 'view' | 'c
 describe('CRUD dialog controller (docs/product-rules.md#states)', () => {
   it('an invalid create or edit logs "Invalid form" and sends nothing', async () => {
     for (const operation of ['create', 'edit'] as const) {
-      const provider = { create: vi.fn(), update: vi.fn() };
-      const h = setup(provider);
+      const entityClient = { create: vi.fn(), update: vi.fn() };
+      const h = setup(entityClient);
       await expect(openAndSubmit(h, operation, { name: '' }, false)).resolves.toBeNull();
       expect(h.deps.log.error).toHaveBeenCalledWith('Invalid form');
-      expect(provider.create).not.toHaveBeenCalled();
-      expect(provider.update).not.toHaveBeenCalled();
+      expect(entityClient.create).not.toHaveBeenCalled();
+      expect(entityClient.update).not.toHaveBeenCalled();
       expect(h.state().operation).toBe(operation);
     }
   });
 
   it('create runs the mutation without system fields, shows loading meanwhile, invalidates the lists, closes and notifies', async () => {
     const answer = deferred<Record<string, unknown>>();
-    const provider = { create: vi.fn(() => answer.promise) };
-    const h = setup(provider);
+    const entityClient = { create: vi.fn(() => answer.promise) };
+    const h = setup(entityClient);
     act(() => h.hook.result.current.open('create'));
     let submitted!: Promise<unknown>;
     act(() => {
@@ -83,7 +83,7 @@ describe('CRUD dialog controller (docs/product-rules.md#states)', () => {
       answer.resolve({ _id: 'n', name: 'x' });
       await submitted;
     });
-    expect(provider.create).toHaveBeenCalledWith({ data: { name: 'x' } });
+    expect(entityClient.create).toHaveBeenCalledWith({ data: { name: 'x' } });
     expect(h.listInvalidated()).toBe(true);
     expect(h.deps.notifySuccess).toHaveBeenCalledWith('crud.success.created');
     expect(h.deps.onResult).toHaveBeenCalledWith('created');
@@ -97,10 +97,10 @@ describe('CRUD dialog controller (docs/product-rules.md#states)', () => {
     expect(vi.mocked(edit.deps.notifySuccess)).toHaveBeenCalledWith('crud.success.updated');
     expect(edit.listInvalidated()).toBe(true);
 
-    const provider = { delete: vi.fn(async () => true) };
-    const del = setup(provider);
+    const entityClient = { delete: vi.fn(async () => true) };
+    const del = setup(entityClient);
     await expect(openAndSubmit(del, 'delete', {}, false)).resolves.toBe('deleted');
-    expect(provider.delete).toHaveBeenCalledWith({ id: 'r1' });
+    expect(entityClient.delete).toHaveBeenCalledWith({ id: 'r1' });
     expect(del.deps.notifySuccess).toHaveBeenCalledWith('crud.success.deleted');
     expect(del.listInvalidated()).toBe(true);
   });
@@ -196,7 +196,7 @@ describe('optimistic writes with rollback', () => {
       const answer = deferred<Record<string, unknown>>();
       const update = vi.fn(() => answer.promise);
       const h = setup({ update });
-      const toggle = renderHook(() => useEditController({ entity: model.name, provider: { update } as unknown as AnyEntityProvider, optimistic: true }), { wrapper: h.wrapper });
+      const toggle = renderHook(() => useEditController({ entity: model.name, entityClient: { update } as unknown as AnyEntityClient, optimistic: true }), { wrapper: h.wrapper });
       act(() => toggle.result.current.mutate({ id: 'r2', data: { name: 'Reopened', updatedAt: 'x' } }));
       await waitFor(() => expect(h.cachedList()?.items[1]).toEqual({ _id: 'r2', name: 'Reopened' }));
       expect(update).toHaveBeenCalledWith({ id: 'r2', data: { name: 'Reopened' } });
@@ -221,7 +221,7 @@ describe('list and show controllers', () => {
   it('the list fetches the page its state describes, follows its changes, and fetches nothing when not allowed', async () => {
     const paginate = vi.fn(async ({ page: number = 1 }: { page?: number }) => ({ items: [{ _id: `p${number}` }], total: 35 }));
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const list = renderHook(() => useListController({ model, provider: { paginate } as unknown as AnyEntityProvider, initialFilterValues: () => ({ name: 'Open' }) }), { wrapper: wrapperWith(queryClient) });
+    const list = renderHook(() => useListController({ model, entityClient: { paginate } as unknown as AnyEntityClient, initialFilterValues: () => ({ name: 'Open' }) }), { wrapper: wrapperWith(queryClient) });
     await waitFor(() => expect(list.result.current.rows).toEqual([{ _id: 'p1' }]));
     expect(paginate).toHaveBeenLastCalledWith(expect.objectContaining({ page: 1, limit: 10, filters: expect.arrayContaining([expect.objectContaining({ field: 'name', value: 'Open' })]) }));
     act(() => list.result.current.dispatchTable({ type: 'setPage', page: 3 }));
@@ -229,7 +229,7 @@ describe('list and show controllers', () => {
     expect(list.result.current.total).toBe(35);
 
     const denied = vi.fn();
-    renderHook(() => useListController({ model, provider: { paginate: denied } as unknown as AnyEntityProvider, enabled: false }), { wrapper: wrapperWith(new QueryClient()) });
+    renderHook(() => useListController({ model, entityClient: { paginate: denied } as unknown as AnyEntityClient, enabled: false }), { wrapper: wrapperWith(new QueryClient()) });
     expect(denied).not.toHaveBeenCalled();
   });
 
@@ -237,7 +237,7 @@ describe('list and show controllers', () => {
     let total = 35;
     const paginate = vi.fn(async ({ page: number = 1 }: { page?: number }) => ({ items: [{ _id: `p${number}` }], total }));
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const list = renderHook(() => useListController({ model, provider: { paginate } as unknown as AnyEntityProvider }), { wrapper: wrapperWith(queryClient) });
+    const list = renderHook(() => useListController({ model, entityClient: { paginate } as unknown as AnyEntityClient }), { wrapper: wrapperWith(queryClient) });
     act(() => list.result.current.dispatchTable({ type: 'setPage', page: 4 }));
     await waitFor(() => expect(list.result.current.rows).toEqual([{ _id: 'p4' }]));
     total = 25;
@@ -249,7 +249,7 @@ describe('list and show controllers', () => {
   it('show fetches one record by id under its detail key, and nothing without an id', async () => {
     const findById = vi.fn(async ({ id }: { id: string }) => ({ _id: id, name: 'Open' }));
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const show = renderHook(({ id }: { id: string | null }) => useShowController({ entity: model.name, provider: { findById } as unknown as AnyEntityProvider, id }), {
+    const show = renderHook(({ id }: { id: string | null }) => useShowController({ entity: model.name, entityClient: { findById } as unknown as AnyEntityClient, id }), {
       wrapper: wrapperWith(queryClient),
       initialProps: { id: null as string | null },
     });

@@ -24,7 +24,7 @@ const WAIT = { timeout: 10_000 };
 
 function openAt(search: string, can: (permission: string | null | undefined) => boolean = () => true, found: 'yes' | 'missing' = 'yes') {
   window.history.replaceState(null, '', `/crud/bottracestatus${search}`);
-  const provider = {
+  const entityClient = {
     paginate: vi.fn(async () => ({ items: [record], total: 1 })),
     findById: vi.fn(async ({ id }: { id: string }) => {
       if (found === 'missing') throw toApiError({ kind: 'http', status: 404, body: { message: `bottracestatus ${id} not found` } });
@@ -32,20 +32,20 @@ function openAt(search: string, can: (permission: string | null | undefined) => 
     }),
   };
   render(
-    <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }} can={can}>
+    <RuntimeHarness services={{ entityClients: { bottracestatus: entityClient }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }} can={can}>
       <Notifications />
       <CrudPage model={model} />
     </RuntimeHarness>,
   );
-  return provider;
+  return entityClient;
 }
 
 describe('deep links to one record of a generic list', () => {
   it('?edit=<id> opens that record in the edit dialog', async () => {
-    const provider = openAt('?edit=s1');
+    const entityClient = openAt('?edit=s1');
     const dialog = await screen.findByRole('dialog', {}, WAIT);
     expect(dialog).toHaveAccessibleName(/^Editar /);
-    expect(provider.findById).toHaveBeenCalledWith(expect.objectContaining({ id: 's1' }));
+    expect(entityClient.findById).toHaveBeenCalledWith(expect.objectContaining({ id: 's1' }));
     expect(screen.getByRole('button', { name: 'Guardar' })).toBeInTheDocument();
   });
 
@@ -98,13 +98,13 @@ const forms = { bottracestatus: async () => ({ schema: FORM_SCHEMA, uiSchema: {}
 /** The page as the app mounts it (src/app/crud-route-page.tsx), under the browser's router. */
 function openInAppAt(search: string) {
   window.history.replaceState(null, '', `/crud/bottracestatus${search}`);
-  const provider = {
+  const entityClient = {
     paginate: vi.fn(async () => ({ items: [record], total: 1 })),
     findById: vi.fn(async () => record),
     update: vi.fn(async () => record),
   };
   const view = render(
-    <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms }}>
+    <RuntimeHarness services={{ entityClients: { bottracestatus: entityClient }, forms }}>
       <Notifications />
       <BrowserRouter>
         <Routes>
@@ -114,7 +114,7 @@ function openInAppAt(search: string) {
       </BrowserRouter>
     </RuntimeHarness>,
   );
-  return { provider, unmount: view.unmount };
+  return { entityClient, unmount: view.unmount };
 }
 
 const OTHER_PARAMETERS = '?page=2&filter.name=ok&sort=name';
@@ -133,7 +133,7 @@ describe('closing the dialog a link opened', () => {
   ];
 
   it.each(closings)('$name takes ?edit= / ?view= out of the address in place, keeping the rest, and a reload shows no dialog', async ({ name, search, close }) => {
-    const { provider, unmount } = openInAppAt(search);
+    const { entityClient, unmount } = openInAppAt(search);
     const historyLength = window.history.length;
     const dialog = await screen.findByRole('dialog', {}, WAIT);
     if (name === 'a successful save') await within(dialog).findByRole('textbox', { name: 'Nombre del estado' }, WAIT);
@@ -144,14 +144,14 @@ describe('closing the dialog a link opened', () => {
     // Through the router (it knows the new query string), replacing the entry rather than adding one.
     await waitFor(() => expect(screen.getByTestId('router-search')).toHaveTextContent(OTHER_PARAMETERS), WAIT);
     expect(window.history.length).toBe(historyLength);
-    if (name === 'a successful save') expect(provider.update).toHaveBeenCalledWith(expect.objectContaining({ id: 's1' }));
+    if (name === 'a successful save') expect(entityClient.update).toHaveBeenCalledWith(expect.objectContaining({ id: 's1' }));
 
     // A reload: the page mounts again at the address as it is now.
     unmount();
     const again = openInAppAt(window.location.search);
     await screen.findByRole('table', {}, WAIT);
-    await waitFor(() => expect(again.provider.paginate).toHaveBeenCalled(), WAIT);
-    expect(again.provider.findById).not.toHaveBeenCalled();
+    await waitFor(() => expect(again.entityClient.paginate).toHaveBeenCalled(), WAIT);
+    expect(again.entityClient.findById).not.toHaveBeenCalled();
     expect(screen.queryByRole('dialog')).toBeNull();
   }, 30_000);
 

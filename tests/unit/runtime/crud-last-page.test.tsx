@@ -25,7 +25,7 @@ describe('CrudPage after deleting the only row of the last page', () => {
   it.each([11, 21])('shows the new last page, not an empty one (%i rows)', { timeout: 20_000 }, async (initial) => {
     const model = entities.bottracestatus;
     let stored = Array.from({ length: initial }, (_, index) => ({ _id: `s${index}`, name: `Estado ${index}`, description: '', createdAt: '2024-01-01T00:00:00.000Z' }));
-    const provider = {
+    const entityClient = {
       paginate: vi.fn(async ({ page = 1, limit = 10 }: { page?: number; limit?: number }) => ({ items: stored.slice((page - 1) * limit, page * limit), total: stored.length })),
       delete: vi.fn(async ({ id }: { id: string }) => {
         stored = stored.filter((row) => row._id !== id);
@@ -33,7 +33,7 @@ describe('CrudPage after deleting the only row of the last page', () => {
       }),
     };
     render(
-      <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }}>
+      <RuntimeHarness services={{ entityClients: { bottracestatus: entityClient }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }}>
         <CrudPage model={model} />
       </RuntimeHarness>,
     );
@@ -49,9 +49,9 @@ describe('CrudPage after deleting the only row of the last page', () => {
     // Enabled once the dialog's form has loaded.
     await waitFor(() => expect(confirm).toBeEnabled(), { timeout: 10_000 });
     await user.click(confirm);
-    await waitFor(() => expect(provider.delete).toHaveBeenCalledWith(expect.objectContaining({ id: `s${initial - 1}` })));
+    await waitFor(() => expect(entityClient.delete).toHaveBeenCalledWith(expect.objectContaining({ id: `s${initial - 1}` })));
     // The page before is shown, with its rows.
     expect(await screen.findByText(`Estado ${initial - 2}`)).toBeInTheDocument();
-    expect(provider.paginate.mock.calls.at(-1)?.[0]).toMatchObject({ page: lastPage - 1 });
+    expect(entityClient.paginate.mock.calls.at(-1)?.[0]).toMatchObject({ page: lastPage - 1 });
   });
 });

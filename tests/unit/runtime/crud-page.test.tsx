@@ -24,25 +24,25 @@ function rows(page: number, limit: number) {
 }
 
 function setup(can: (permission: string | null | undefined) => boolean = () => true, shown: ClientEntityModel = model) {
-  const provider = {
+  const entityClient = {
     paginate: vi.fn(async ({ page = 1, limit = 10 }: { page?: number; limit?: number; search?: string }) => ({ items: rows(page, limit), total: 95 })),
     create: vi.fn(async () => ({})),
   };
   render(
-    <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }} can={can}>
+    <RuntimeHarness services={{ entityClients: { bottracestatus: entityClient }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }} can={can}>
       <CrudPage model={shown} />
     </RuntimeHarness>,
   );
-  return provider;
+  return entityClient;
 }
 
-const lastQuery = (provider: ReturnType<typeof setup>) => provider.paginate.mock.calls.at(-1)?.[0] as Record<string, unknown>;
+const lastQuery = (entityClient: ReturnType<typeof setup>) => entityClient.paginate.mock.calls.at(-1)?.[0] as Record<string, unknown>;
 
 describe('CrudPage list (docs/product-rules.md#screens, #states Table)', () => {
   it('loads page 1 with 10 rows and renders typed cells', async () => {
-    const provider = setup();
+    const entityClient = setup();
     expect(await screen.findByText('Row 1.0')).toBeInTheDocument();
-    expect(lastQuery(provider)).toMatchObject({ page: 1, limit: 10 });
+    expect(lastQuery(entityClient)).toMatchObject({ page: 1, limit: 10 });
     expect(screen.getAllByText('01/01/2024 00:00:00').length).toBeGreaterThan(0);
   });
 
@@ -77,10 +77,10 @@ describe('CrudPage list (docs/product-rules.md#screens, #states Table)', () => {
   it('the filter bar filters the list and keeps its state in the address; a reload restores it', async () => {
     window.history.replaceState(null, '', '/crud/bottracestatus?keep=1');
     const user = userEvent.setup();
-    const provider = setup();
+    const entityClient = setup();
     await screen.findByText('Row 1.0');
     await user.type(screen.getByRole('textbox', { name: 'Nombre' }), 'Abierto');
-    await waitFor(() => expect(lastQuery(provider).filters).toEqual([{ field: 'name', operator: 'eq', value: 'Abierto' }, { field: 'description', operator: 'like', value: undefined }]));
+    await waitFor(() => expect(lastQuery(entityClient).filters).toEqual([{ field: 'name', operator: 'eq', value: 'Abierto' }, { field: 'description', operator: 'like', value: undefined }]));
     await waitFor(() => expect(window.location.search).toBe('?keep=1&filter.name=Abierto'));
     // A reload (a fresh page on the same address) starts with the same filter.
     cleanup();
@@ -93,63 +93,63 @@ describe('CrudPage list (docs/product-rules.md#screens, #states Table)', () => {
   }, 30_000);
 
   it('shows no list without the view permission', () => {
-    const provider = setup((permission) => permission !== 'bottracestatus:view' && permission !== 'bottracestatus:manage');
+    const entityClient = setup((permission) => permission !== 'bottracestatus:view' && permission !== 'bottracestatus:manage');
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.getByText('No tienes permiso para ver este listado')).toBeInTheDocument();
-    expect(provider.paginate).not.toHaveBeenCalled();
+    expect(entityClient.paginate).not.toHaveBeenCalled();
   });
 
   it('debounces the search by 500 ms and resets to page 1', async () => {
     const user = userEvent.setup();
-    const provider = setup();
+    const entityClient = setup();
     await screen.findByText('Row 1.0');
     await user.click(screen.getByRole('button', { name: 'Página 3' }));
-    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 3 }));
-    const calls = provider.paginate.mock.calls.length;
+    await waitFor(() => expect(lastQuery(entityClient)).toMatchObject({ page: 3 }));
+    const calls = entityClient.paginate.mock.calls.length;
     await user.type(screen.getByRole('textbox', { name: 'Buscar' }), 'bot');
-    expect(provider.paginate.mock.calls.length).toBe(calls);
-    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, search: 'bot' }), { timeout: 5000 });
-    expect(provider.paginate.mock.calls.filter(([query]) => String(query.search ?? '').length > 0 && query.search !== 'bot')).toHaveLength(0);
+    expect(entityClient.paginate.mock.calls.length).toBe(calls);
+    await waitFor(() => expect(lastQuery(entityClient)).toMatchObject({ page: 1, search: 'bot' }), { timeout: 5000 });
+    expect(entityClient.paginate.mock.calls.filter(([query]) => String(query.search ?? '').length > 0 && query.search !== 'bot')).toHaveLength(0);
   }, 15_000);
 
   it('changing the page size resets to page 1', async () => {
     const user = userEvent.setup();
-    const provider = setup();
+    const entityClient = setup();
     await screen.findByText('Row 1.0');
     await user.click(screen.getByRole('button', { name: 'Página 2' }));
-    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 2 }));
+    await waitFor(() => expect(lastQuery(entityClient)).toMatchObject({ page: 2 }));
     await user.click(screen.getAllByLabelText('Filas por página').find((element) => element.tagName === 'INPUT')!);
     await user.click(await screen.findByRole('option', { name: '20' }));
-    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ page: 1, limit: 20 }));
+    await waitFor(() => expect(lastQuery(entityClient)).toMatchObject({ page: 1, limit: 20 }));
   }, 15_000);
 
   it('header clicks cycle the sort asc, desc, off; off is the manifest default again', async () => {
     const user = userEvent.setup();
-    const provider = setup();
+    const entityClient = setup();
     await screen.findByText('Row 1.0');
-    expect(lastQuery(provider)).toMatchObject({ orderBy: 'createdAt', order: 'asc' });
+    expect(lastQuery(entityClient)).toMatchObject({ orderBy: 'createdAt', order: 'asc' });
     const header = screen.getByRole('button', { name: 'Ordenar por Nombre' });
     // ARIA: the order is stated by the header cell, not by the button inside it.
     const cell = header.closest('th')!;
     await user.click(header);
-    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'name', order: 'asc' }));
+    await waitFor(() => expect(lastQuery(entityClient)).toMatchObject({ orderBy: 'name', order: 'asc' }));
     expect(cell).toHaveAttribute('aria-sort', 'ascending');
     await user.click(header);
-    await waitFor(() => expect(lastQuery(provider)).toMatchObject({ orderBy: 'name', order: 'desc' }));
-    const before = provider.paginate.mock.calls.length;
+    await waitFor(() => expect(lastQuery(entityClient)).toMatchObject({ orderBy: 'name', order: 'desc' }));
+    const before = entityClient.paginate.mock.calls.length;
     await user.click(header);
     await waitFor(() => expect(cell).toHaveAttribute('aria-sort', 'none'));
     // Back to the default sort: its first page is still fresh in the query cache, so it is shown
     // again without a request; any request made is for the default sort.
-    const after = provider.paginate.mock.calls.slice(before).map(([query]) => query as { orderBy?: string; order?: string });
+    const after = entityClient.paginate.mock.calls.slice(before).map(([query]) => query as { orderBy?: string; order?: string });
     expect(after.every((query) => query.orderBy === 'createdAt' && query.order === 'asc')).toBe(true);
     expect(screen.getByText('Row 1.0')).toBeInTheDocument();
   });
 
   it('with no sort chosen, asks for and shows the manifest default (newest first)', async () => {
-    const provider = setup(undefined, { ...model, table: { ...model.table, defaultSort: { field: 'createdAt', order: 'desc' } } });
+    const entityClient = setup(undefined, { ...model, table: { ...model.table, defaultSort: { field: 'createdAt', order: 'desc' } } });
     await screen.findByText('Row 1.0');
-    expect(provider.paginate.mock.calls.every(([query]) => (query as any).orderBy === 'createdAt' && (query as any).order === 'desc')).toBe(true);
+    expect(entityClient.paginate.mock.calls.every(([query]) => (query as any).orderBy === 'createdAt' && (query as any).order === 'desc')).toBe(true);
     const created = screen.getAllByRole('columnheader').find((cell) => (cell.getAttribute('aria-sort') ?? 'none') !== 'none');
     expect(created).toHaveAttribute('aria-sort', 'descending');
     expect(created?.querySelector('button')?.getAttribute('aria-label')).toMatch(/Creado|Fecha de creación|creación/i);
@@ -164,9 +164,9 @@ describe('CrudPage dialog when the form cannot load', () => {
       if (fail) throw new TypeError('Failed to fetch dynamically imported module');
       return { schema: { type: 'object', properties: { name: { type: 'string', title: 'Nombre del estado' } } }, uiSchema: {}, validateFns: {} };
     });
-    const provider = { paginate: vi.fn(async () => ({ items: rows(1, 2), total: 2 })) };
+    const entityClient = { paginate: vi.fn(async () => ({ items: rows(1, 2), total: 2 })) };
     render(
-      <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: schemas } }} can={() => true}>
+      <RuntimeHarness services={{ entityClients: { bottracestatus: entityClient }, forms: { bottracestatus: schemas } }} can={() => true}>
         <CrudPage model={model} />
       </RuntimeHarness>,
     );

@@ -74,7 +74,7 @@ const uiSchema = {
 };
 
 const people = [{ _id: 'p1', name: 'Ada' }, { _id: 'p2', name: 'Grace' }];
-const personProvider = {
+const personClient = {
   search: vi.fn(async ({ search }: { search: string }) => people.filter((p) => p.name.toLowerCase().includes(search.toLowerCase()))),
   findByIds: vi.fn(async ({ ids }: { ids: string[] }) => people.filter((p) => ids.includes(p._id))),
 };
@@ -83,7 +83,7 @@ function renderForm(initialData: Record<string, unknown> = {}, extra: { operatio
   const handle = createRef<EntityFormHandle>();
   const onChange = vi.fn();
   render(
-    <RuntimeHarness services={{ providers: { person: personProvider } }}>
+    <RuntimeHarness services={{ entityClients: { person: personClient } }}>
       <EntityForm model={model} schemas={{ schema, uiSchema, validateFns }} operation={extra.operation ?? 'create'} initialData={initialData} handle={handle} onChange={onChange} fieldErrors={extra.fieldErrors} />
     </RuntimeHarness>,
   );
@@ -129,11 +129,11 @@ describe('EntityForm widgets (docs/product-rules.md#entities)', () => {
     expect(last()).toMatchObject({ kind: 'b' });
   });
 
-  it('ref searches the referenced provider and stores the _id', async () => {
+  it('ref searches the referenced entityClient and stores the _id', async () => {
     const user = userEvent.setup();
     const { last } = renderForm();
     await user.type(document.getElementById('root_owner')!, 'gra');
-    await waitFor(() => expect(personProvider.search).toHaveBeenCalledWith(expect.objectContaining({ search: 'gra' })));
+    await waitFor(() => expect(personClient.search).toHaveBeenCalledWith(expect.objectContaining({ search: 'gra' })));
     await user.click(await screen.findByRole('option', { name: 'Grace' }));
     expect(last()).toMatchObject({ owner: 'p2' });
   });
@@ -145,10 +145,10 @@ describe('EntityForm widgets (docs/product-rules.md#entities)', () => {
   });
 
   it('a read-only ref shows its label without searching the referenced entity', async () => {
-    personProvider.search.mockClear();
+    personClient.search.mockClear();
     renderForm({ owner: 'p1' }, { operation: 'view' });
     await waitFor(() => expect(document.getElementById('root_owner')!).toHaveValue('Ada'));
-    expect(personProvider.search).not.toHaveBeenCalled();
+    expect(personClient.search).not.toHaveBeenCalled();
   });
 
   it('date stores an ISO string', async () => {

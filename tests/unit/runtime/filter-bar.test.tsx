@@ -6,7 +6,7 @@ import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
 import { FilterInput } from '../../../runtime/table/filter-input.tsx';
 import type { FieldModel, FilterModel } from '../../../runtime/model/client-entity-model.ts';
-import type { FilterInput as SentFilter } from '../../../runtime/providers/queries.ts';
+import type { FilterInput as SentFilter } from '../../../runtime/clients/queries.ts';
 import { entities } from '../../../src/generated/entities.ts';
 import { RuntimeHarness, installBrowserShims } from './runtime-test-harness.tsx';
 
@@ -19,7 +19,7 @@ const numberField = { ...entities.bot.fields[0], name: 'tokens', type: 'number',
 function renderInput(filter: FilterModel, field: FieldModel | null, value: unknown) {
   const onChange = vi.fn();
   render(
-    <RuntimeHarness services={{ providers: {}, forms: {} }}>
+    <RuntimeHarness services={{ entityClients: {}, forms: {} }}>
       <FilterInput filter={filter} field={field} value={value} onChange={onChange} />
     </RuntimeHarness>,
   );
@@ -83,22 +83,22 @@ describe('filter inputs by field type', () => {
 describe('the filter bar in the address', () => {
   function openAt(search: string) {
     window.history.replaceState(null, '', `/crud/bottracestatus${search}`);
-    const provider = { paginate: vi.fn(async (_query: { filters?: SentFilter[] }) => ({ items: [], total: 0 })) };
+    const entityClient = { paginate: vi.fn(async (_query: { filters?: SentFilter[] }) => ({ items: [], total: 0 })) };
     render(
-      <RuntimeHarness services={{ providers: { bottracestatus: provider }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }}>
+      <RuntimeHarness services={{ entityClients: { bottracestatus: entityClient }, forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) } }}>
         <CrudPage model={entities.bottracestatus} />
       </RuntimeHarness>,
     );
-    return provider;
+    return entityClient;
   }
-  const sent = (provider: ReturnType<typeof openAt>) => (provider.paginate.mock.lastCall?.[0].filters ?? [])
+  const sent = (entityClient: ReturnType<typeof openAt>) => (entityClient.paginate.mock.lastCall?.[0].filters ?? [])
     .filter((filter) => filter.value !== undefined)
     .map((filter) => [filter.field, filter.operator, filter.value instanceof Date ? filter.value.toISOString() : filter.value]);
 
   it('a shared link filters the list: contains and a date range, read back into the bar', async () => {
-    const provider = openAt('?filter.name=resp&filter.createdAt.gte=2026-01-01T00:00:00.000Z&filter.createdAt.lte=2026-01-31T00:00:00.000Z');
-    await waitFor(() => expect(provider.paginate).toHaveBeenCalled(), WAIT);
-    expect(sent(provider)).toEqual([
+    const entityClient = openAt('?filter.name=resp&filter.createdAt.gte=2026-01-01T00:00:00.000Z&filter.createdAt.lte=2026-01-31T00:00:00.000Z');
+    await waitFor(() => expect(entityClient.paginate).toHaveBeenCalled(), WAIT);
+    expect(sent(entityClient)).toEqual([
       ['name', 'like', 'resp'],
       ['createdAt', 'gte', '2026-01-01T00:00:00.000Z'],
       ['createdAt', 'lte', '2026-01-31T00:00:00.000Z'],
@@ -111,12 +111,12 @@ describe('the filter bar in the address', () => {
   }, 20_000);
 
   it('typing in the bar writes the address and queries again; clearing takes it out', async () => {
-    const provider = openAt('?filter.createdAt.lte=2026-01-31T00:00:00.000Z');
+    const entityClient = openAt('?filter.createdAt.lte=2026-01-31T00:00:00.000Z');
     const name = await screen.findByRole('textbox', { name: 'Nombre' }, WAIT);
     fireEvent.change(name, { target: { value: 'ok' } });
     await waitFor(() => expect(new URLSearchParams(window.location.search).get('filter.name')).toBe('ok'), WAIT);
     expect(new URLSearchParams(window.location.search).get('filter.createdAt.lte')).toBe('2026-01-31T00:00:00.000Z');
-    await waitFor(() => expect(sent(provider)).toEqual([['name', 'like', 'ok'], ['createdAt', 'lte', '2026-01-31T00:00:00.000Z']]), WAIT);
+    await waitFor(() => expect(sent(entityClient)).toEqual([['name', 'like', 'ok'], ['createdAt', 'lte', '2026-01-31T00:00:00.000Z']]), WAIT);
     fireEvent.change(name, { target: { value: '' } });
     await waitFor(() => expect([...new URLSearchParams(window.location.search)]).toEqual([['filter.createdAt.lte', '2026-01-31T00:00:00.000Z']]), WAIT);
   }, 20_000);

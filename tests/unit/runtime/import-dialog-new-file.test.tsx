@@ -5,7 +5,7 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ImportDialog, fieldLabel } from '../../../runtime/import/import-dialog.tsx';
 import type { ClientEntityModel } from '../../../runtime/model/client-entity-model.ts';
-import type { ImportReport } from '../../../runtime/providers/queries.ts';
+import type { ImportReport } from '../../../runtime/clients/queries.ts';
 import { entities } from '../../../src/generated/entities.ts';
 import es from '../../../locales/es.json';
 import { RuntimeHarness, installBrowserShims, testI18n } from './runtime-test-harness.tsx';
@@ -19,13 +19,13 @@ const model = entities.bot as unknown as ClientEntityModel;
 const report = (invalid: number, errors: ImportReport['errors'] = []): ImportReport => ({ dryRun: true, total: 2, valid: 2 - invalid, invalid, created: 0, errors });
 
 function openDialog(importFn: (params: { file: File; dryRun: boolean }) => Promise<ImportReport>) {
-  const provider = { import: vi.fn(importFn) };
+  const entityClient = { import: vi.fn(importFn) };
   render(
     <RuntimeHarness services={{}}>
-      <ImportDialog model={model} provider={provider as never} opened onClose={() => undefined} onImported={() => undefined} />
+      <ImportDialog model={model} entityClient={entityClient as never} opened onClose={() => undefined} onImported={() => undefined} />
     </RuntimeHarness>,
   );
-  return provider;
+  return entityClient;
 }
 
 const input = () => document.querySelector('input[type="file"]') as HTMLInputElement;
@@ -34,14 +34,14 @@ const importButton = () => screen.getByRole('button', { name: 'Importar' });
 describe('ImportDialog with a new file', () => {
   it('checks each file chosen, so Importar follows the file chosen now', async () => {
     const user = userEvent.setup();
-    const provider = openDialog(async ({ file }) => (file.name === 'bad.csv' ? report(2, [{ row: 1, field: 'name', reason: 'validation.required' }, { row: 2, field: 'name', reason: 'validation.required' }]) : report(0)));
+    const entityClient = openDialog(async ({ file }) => (file.name === 'bad.csv' ? report(2, [{ row: 1, field: 'name', reason: 'validation.required' }, { row: 2, field: 'name', reason: 'validation.required' }]) : report(0)));
     await user.upload(input(), new File(['x'], 'bad.csv', { type: 'text/csv' }));
     expect((await screen.findAllByText('Campo obligatorio')).length).toBe(2);
     expect(importButton()).toBeDisabled();
     await user.upload(input(), new File(['x'], 'good.csv', { type: 'text/csv' }));
     await waitFor(() => expect(importButton()).toBeEnabled());
     expect(screen.queryByText('Campo obligatorio')).toBeNull();
-    expect(provider.import.mock.calls.map(([params]) => [params.file.name, params.dryRun])).toEqual([['bad.csv', true], ['good.csv', true]]);
+    expect(entityClient.import.mock.calls.map(([params]) => [params.file.name, params.dryRun])).toEqual([['bad.csv', true], ['good.csv', true]]);
   });
 
   it('names the fields of the error table by their labels', async () => {

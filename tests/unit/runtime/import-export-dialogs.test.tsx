@@ -5,7 +5,7 @@ import { ImportDialog } from '../../../runtime/import/import-dialog.tsx';
 import { ExportPanel } from '../../../runtime/export/export-panel.tsx';
 import { ApiError } from '../../../runtime/transport/api-error.ts';
 import type { ClientEntityModel } from '../../../runtime/model/client-entity-model.ts';
-import type { ImportReport } from '../../../runtime/providers/queries.ts';
+import type { ImportReport } from '../../../runtime/clients/queries.ts';
 import { entities } from '../../../src/generated/entities.ts';
 import es from '../../../locales/es.json';
 import { RuntimeHarness, installBrowserShims, testI18n } from './runtime-test-harness.tsx';
@@ -20,13 +20,13 @@ beforeAll(() => {
 const model = entities.bottracestatus as unknown as ClientEntityModel;
 
 function openDialog(importFn: () => Promise<ImportReport>) {
-  const provider = { import: vi.fn(importFn) };
+  const entityClient = { import: vi.fn(importFn) };
   render(
     <RuntimeHarness services={{}}>
-      <ImportDialog model={model} provider={provider as never} opened onClose={() => undefined} onImported={() => undefined} />
+      <ImportDialog model={model} entityClient={entityClient as never} opened onClose={() => undefined} onImported={() => undefined} />
     </RuntimeHarness>,
   );
-  return provider;
+  return entityClient;
 }
 
 async function chooseFileAndCheck() {

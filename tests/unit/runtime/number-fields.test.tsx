@@ -135,9 +135,9 @@ describe('every number field of every manifest keeps the value typed', () => {
         const schemas = await formLoaders[entity as keyof typeof formLoaders]();
         const onChange = vi.fn();
         const handle = createRef<EntityFormHandle>();
-        const providers = new Proxy({}, { get: () => ({ search: async () => [], findByIds: async () => [] }) });
+        const entityClients = new Proxy({}, { get: () => ({ search: async () => [], findByIds: async () => [] }) });
         render(
-          <RuntimeHarness services={{ providers: providers as never }}>
+          <RuntimeHarness services={{ entityClients: entityClients as never }}>
             <EntityForm model={entities[entity as keyof typeof entities] as ClientEntityModel} schemas={schemas} operation="create" initialData={{}} handle={handle} onChange={onChange} />
           </RuntimeHarness>,
         );
@@ -189,9 +189,9 @@ describe('every number field of every manifest keeps the value typed', () => {
     for (const [language, shown] of [['es', '0,5'], ['en', '0.5']] as const) {
       await act(() => testI18n.changeLanguage(language));
       const onChange = vi.fn();
-      const providers = new Proxy({}, { get: () => ({ search: async () => [], findByIds: async () => [] }) });
+      const entityClients = new Proxy({}, { get: () => ({ search: async () => [], findByIds: async () => [] }) });
       render(
-        <RuntimeHarness services={{ providers: providers as never }}>
+        <RuntimeHarness services={{ entityClients: entityClients as never }}>
           <EntityForm model={entities.knowledge as ClientEntityModel} schemas={schemas} operation="create" initialData={{ scoreThreshold: 0.5 }} onChange={onChange} />
         </RuntimeHarness>,
       );

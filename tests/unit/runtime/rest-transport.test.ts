@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RestTransport } from '../../../runtime/transport/rest-transport.ts';
 import { ApiError } from '../../../runtime/transport/api-error.ts';
-import { EntityProvider } from '../../../runtime/providers/entity-provider.ts';
+import { EntityClient } from '../../../runtime/clients/entity-client.ts';
 import { entities } from '../../../src/generated/entities.ts';
 
 interface Seen {
@@ -27,7 +27,7 @@ function fakeServer(respond: (seen: Seen) => Response = () => Response.json({ it
 function setup(respond?: (seen: Seen) => Response, token: string | null = 'T0K') {
   const server = fakeServer(respond);
   const transport = new RestTransport({ baseUrl: 'http://api.test', getToken: () => token, fetch: server.fetch });
-  const bottrace = new EntityProvider<Record<string, unknown>, Record<string, unknown>>(transport, entities.bottrace);
+  const bottrace = new EntityClient<Record<string, unknown>, Record<string, unknown>>(transport, entities.bottrace);
   return { ...server, transport, bottrace };
 }
 
@@ -119,7 +119,7 @@ describe('RestTransport (docs/product-rules.md#calls)', () => {
     const server = setup(() => Response.json({ message: 'x' }, { status: 500 }));
     await expect(server.bottrace.paginate()).rejects.toMatchObject({ message: 'error.server' });
     const offline = new RestTransport({ baseUrl: 'http://api.test', fetch: (async () => { throw new TypeError('Failed to fetch'); }) as typeof fetch });
-    await expect(new EntityProvider(offline, entities.bottrace).paginate()).rejects.toMatchObject({ message: 'error.network' });
+    await expect(new EntityClient(offline, entities.bottrace).paginate()).rejects.toMatchObject({ message: 'error.network' });
     const controller = new AbortController();
     const hanging = new RestTransport({
       baseUrl: 'http://api.test',
@@ -130,7 +130,7 @@ describe('RestTransport (docs/product-rules.md#calls)', () => {
           signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         })) as typeof fetch,
     });
-    const pending = new EntityProvider(hanging, entities.bottrace).paginate({ signal: controller.signal });
+    const pending = new EntityClient(hanging, entities.bottrace).paginate({ signal: controller.signal });
     controller.abort();
     await expect(pending).rejects.toMatchObject({ message: 'error.server' });
   });

@@ -3,8 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import i18next from 'i18next';
-import { RuntimeProvider, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
-import { PermissionsProvider, type Can } from '../../../runtime/permissions/permissions-context.tsx';
+import { RuntimeScope, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
+import { PermissionsScope, type Can } from '../../../runtime/permissions/permissions-context.tsx';
 import { manifestIcons } from '../../../src/generated/icons.ts';
 import es from '../../../locales/es.json';
 
@@ -32,7 +32,7 @@ void testI18n.init({
 export function RuntimeHarness({ services, can = () => true, children }: { services: Partial<RuntimeServices>; can?: Can; children: ReactNode }) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const full: RuntimeServices = {
-    providers: {},
+    entityClients: {},
     entities: {},
     uploader: { uploadFile: async () => ({ filename: 'a.txt', filepath: 'files/a.txt', size: 1, mimetype: 'text/plain', url: '/files/a.txt' }) },
     forms: {},
@@ -44,9 +44,9 @@ export function RuntimeHarness({ services, can = () => true, children }: { servi
     <MantineProvider env="test">
       <I18nextProvider i18n={testI18n}>
         <QueryClientProvider client={client}>
-          <PermissionsProvider can={can}>
-            <RuntimeProvider services={full}>{children}</RuntimeProvider>
-          </PermissionsProvider>
+          <PermissionsScope can={can}>
+            <RuntimeScope services={full}>{children}</RuntimeScope>
+          </PermissionsScope>
         </QueryClientProvider>
       </I18nextProvider>
     </MantineProvider>

@@ -9,8 +9,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
 import { ColumnChoiceUserContext, columnChoiceKey } from '../../../runtime/table/column-choice.ts';
-import { RuntimeProvider, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
-import { PermissionsProvider } from '../../../runtime/permissions/permissions-context.tsx';
+import { RuntimeScope, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
+import { PermissionsScope } from '../../../runtime/permissions/permissions-context.tsx';
 import type { ClientEntityModel } from '../../../runtime/model/client-entity-model.ts';
 import { ApiError } from '../../../runtime/transport/api-error.ts';
 import { prefetchCrudRoute } from '../../../src/app/prefetch-crud-route.ts';
@@ -37,7 +37,7 @@ function rows(page: number, limit: number) {
   return Array.from({ length: limit }, (_, index) => ({ _id: `id-${page}-${index}`, name: `Row ${page}.${index}`, description: `Desc ${page}.${index}`, createdAt: '2024-01-01T00:00:00.000Z' }));
 }
 
-function fakeProvider() {
+function fakeClient() {
   return {
     paginate: vi.fn(async ({ page = 1, limit = 10 }: { page?: number; limit?: number }) => ({ items: rows(page, limit), total: TOTAL })),
     bulkDelete: vi.fn(async ({ body }: { body: { ids?: string[] } }) => {
@@ -60,11 +60,11 @@ function fakeProvider() {
   };
 }
 
-type Provider = ReturnType<typeof fakeProvider>;
+type Provider = ReturnType<typeof fakeClient>;
 
-function services(provider: Provider): RuntimeServices {
+function services(entityClient: Provider): RuntimeServices {
   return {
-    providers: { bottracestatus: provider },
+    entityClients: { bottracestatus: entityClient },
     entities: {},
     uploader: { uploadFile: async () => ({ filename: 'a', filepath: 'a', size: 1, mimetype: 'text/plain', url: '/a' }) },
     forms: { bottracestatus: async () => ({ schema: {}, uiSchema: {}, validateFns: {} }) },
@@ -73,25 +73,25 @@ function services(provider: Provider): RuntimeServices {
   };
 }
 
-function setup(options: { provider?: Provider; client?: QueryClient; user?: string | null; can?: (permission: string | null | undefined) => boolean; model?: ClientEntityModel } = {}) {
-  const provider = options.provider ?? fakeProvider();
+function setup(options: { entityClient?: Provider; client?: QueryClient; user?: string | null; can?: (permission: string | null | undefined) => boolean; model?: ClientEntityModel } = {}) {
+  const entityClient = options.entityClient ?? fakeClient();
   const client = options.client ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <MantineProvider env="test">
       <I18nextProvider i18n={testI18n}>
         <QueryClientProvider client={client}>
-          <PermissionsProvider can={options.can ?? (() => true)}>
-            <RuntimeProvider services={services(provider)}>
+          <PermissionsScope can={options.can ?? (() => true)}>
+            <RuntimeScope services={services(entityClient)}>
               <ColumnChoiceUserContext.Provider value={options.user ?? null}>
                 <CrudPage model={options.model ?? model} />
               </ColumnChoiceUserContext.Provider>
-            </RuntimeProvider>
-          </PermissionsProvider>
+            </RuntimeScope>
+          </PermissionsScope>
         </QueryClientProvider>
       </I18nextProvider>
     </MantineProvider>,
   );
-  return provider;
+  return entityClient;
 }
 
 const settled = () => waitFor(() => expect(screen.getByRole('table')).toHaveAttribute('aria-busy', 'false'));
@@ -141,19 +141,19 @@ describe('bulk delete', () => {
   it('"all matching": one confirmation naming the count, the query sent, a report naming each refused row with its reason', async () => {
     const user = userEvent.setup();
     window.history.replaceState(null, '', '/crud/bottracestatus?filter.name=Row');
-    const provider = setup();
+    const entityClient = setup();
     await screen.findByText('Row 1.0');
     await user.click(screen.getByRole('checkbox', { name: 'Seleccionar las filas de esta página' }));
     await user.click(within(bar()).getByRole('button', { name: 'Seleccionar los 95 registros que coinciden' }));
     await user.click(within(bar()).getByRole('button', { name: 'Eliminar 95' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByText(/¿Eliminar 95 registros\?/)).toBeInTheDocument();
-    expect(provider.bulkDelete).not.toHaveBeenCalled();
-    const before = provider.paginate.mock.calls.length;
+    expect(entityClient.bulkDelete).not.toHaveBeenCalled();
+    const before = entityClient.paginate.mock.calls.length;
     await user.click(within(dialog).getByRole('button', { name: 'Eliminar 95 registros' }));
     const report = await within(dialog).findByTestId('bulk-delete-report');
-    expect(provider.bulkDelete).toHaveBeenCalledTimes(1);
-    expect(provider.bulkDelete.mock.calls[0][0]).toEqual({ body: { matching: { search: undefined, filters: 'name;like;Row', expected: 95 } } });
+    expect(entityClient.bulkDelete).toHaveBeenCalledTimes(1);
+    expect(entityClient.bulkDelete.mock.calls[0][0]).toEqual({ body: { matching: { search: undefined, filters: 'name;like;Row', expected: 95 } } });
     expect(within(report).getByRole('status')).toHaveTextContent('1 registro eliminado · 2 no eliminados');
     const inUse = within(report).getByText('Row in use').closest('tr')!;
     expect(inUse).toHaveTextContent('No se puede eliminar el registro: lo usan 3 registros');
@@ -161,13 +161,13 @@ describe('bulk delete', () => {
     expect(within(report).getByText('Row refused').closest('tr')!).toHaveTextContent('No tienes permiso');
     await user.click(within(report).getByRole('button', { name: 'Cerrar' }));
     // Closed: the list is asked again and the selection is gone.
-    await waitFor(() => expect(provider.paginate.mock.calls.length).toBe(before + 1));
+    await waitFor(() => expect(entityClient.paginate.mock.calls.length).toBe(before + 1));
     expect(screen.queryByRole('region', { name: 'Filas seleccionadas' })).toBeNull();
   }, 30_000);
 
   it('chosen rows: their ids are sent; Cancel sends nothing', async () => {
     const user = userEvent.setup();
-    const provider = setup();
+    const entityClient = setup();
     await screen.findByText('Row 1.0');
     await user.click(rowBox('Row 1.2'));
     await user.click(rowBox('Row 1.5'));
@@ -175,20 +175,20 @@ describe('bulk delete', () => {
     let dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(provider.bulkDelete).not.toHaveBeenCalled();
+    expect(entityClient.bulkDelete).not.toHaveBeenCalled();
     await user.click(within(bar()).getByRole('button', { name: 'Eliminar 2' }));
     dialog = await screen.findByRole('dialog');
     await user.click(within(dialog).getByRole('button', { name: 'Eliminar 2 registros' }));
     await within(dialog).findByTestId('bulk-delete-report');
-    expect(provider.bulkDelete.mock.calls[0][0]).toEqual({ body: { ids: ['id-1-2', 'id-1-5'] } });
+    expect(entityClient.bulkDelete.mock.calls[0][0]).toEqual({ body: { ids: ['id-1-2', 'id-1-5'] } });
     expect(within(dialog).getByRole('status')).toHaveTextContent('2 registros eliminados');
   }, 30_000);
 
   it('a request that fails as a whole is said, never a silent stop', async () => {
     const user = userEvent.setup();
-    const provider = fakeProvider();
-    provider.bulkDelete.mockRejectedValueOnce(new ApiError('error.bulkTooMany', 'client', 413, {}, null, { count: 1200, max: 1000 }));
-    setup({ provider });
+    const entityClient = fakeClient();
+    entityClient.bulkDelete.mockRejectedValueOnce(new ApiError('error.bulkTooMany', 'client', 413, {}, null, { count: 1200, max: 1000 }));
+    setup({ entityClient });
     await screen.findByText('Row 1.0');
     await user.click(rowBox('Row 1.1'));
     await user.click(within(bar()).getByRole('button', { name: 'Eliminar 1' }));
@@ -204,14 +204,14 @@ describe('bulk delete', () => {
 describe('export of the selection', () => {
   it('exports exactly the chosen rows by id, and "all matching" as the list\'s query', async () => {
     const user = userEvent.setup();
-    const provider = setup();
+    const entityClient = setup();
     await screen.findByText('Row 1.0');
     await user.click(rowBox('Row 1.0'));
     await user.click(rowBox('Row 1.7'));
     await user.click(within(bar()).getByRole('button', { name: 'Exportar 2' }));
     await user.click(await screen.findByRole('menuitem', { name: 'JSON' }));
-    await waitFor(() => expect(provider.export).toHaveBeenCalledTimes(1));
-    expect(provider.export.mock.calls[0][0]).toMatchObject({ format: 'JSON', search: undefined, filters: [{ field: '_id', operator: 'in', value: ['id-1-0', 'id-1-7'] }] });
+    await waitFor(() => expect(entityClient.export).toHaveBeenCalledTimes(1));
+    expect(entityClient.export.mock.calls[0][0]).toMatchObject({ format: 'JSON', search: undefined, filters: [{ field: '_id', operator: 'in', value: ['id-1-0', 'id-1-7'] }] });
   }, 30_000);
 });
 
@@ -259,35 +259,35 @@ describe('the list is requested once per change', () => {
     ['a filtered address', '/crud/bottracestatus?filter.name=Row', 'Row'],
   ])('opening %s: the route prefetch and the page share one request', async (_name, address, filter) => {
     window.history.replaceState(null, '', address);
-    const provider = fakeProvider();
+    const entityClient = fakeClient();
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     // The route entry prefetches while the page's chunk loads; the page mounts once that answered.
-    prefetchCrudRoute(client, services(provider), () => true, model, { whenAbsent: true });
-    await waitFor(() => expect(provider.paginate).toHaveBeenCalledTimes(1));
+    prefetchCrudRoute(client, services(entityClient), () => true, model, { whenAbsent: true });
+    await waitFor(() => expect(entityClient.paginate).toHaveBeenCalledTimes(1));
     await waitFor(() => expect(client.isFetching()).toBe(0));
-    setup({ provider, client });
+    setup({ entityClient, client });
     await screen.findByText('Row 1.0');
     await settled();
-    expect(provider.paginate).toHaveBeenCalledTimes(1);
-    expect(provider.paginate.mock.calls[0][0]).toMatchObject({ page: 1, filters: [{ field: 'name', operator: 'like', value: filter }] });
+    expect(entityClient.paginate).toHaveBeenCalledTimes(1);
+    expect(entityClient.paginate.mock.calls[0][0]).toMatchObject({ page: 1, filters: [{ field: 'name', operator: 'like', value: filter }] });
   }, 30_000);
 
   it('a page change, a sort and a filter each ask once', async () => {
     const user = userEvent.setup();
-    const provider = setup();
+    const entityClient = setup();
     await screen.findByText('Row 1.0');
     await settled();
-    expect(provider.paginate).toHaveBeenCalledTimes(1);
+    expect(entityClient.paginate).toHaveBeenCalledTimes(1);
     await user.click(screen.getByRole('button', { name: 'Página 2' }));
     await screen.findByText('Row 2.0');
     await settled();
-    expect(provider.paginate).toHaveBeenCalledTimes(2);
+    expect(entityClient.paginate).toHaveBeenCalledTimes(2);
     await user.click(screen.getByRole('button', { name: 'Ordenar por Nombre' }));
-    await waitFor(() => expect(provider.paginate).toHaveBeenCalledTimes(3));
+    await waitFor(() => expect(entityClient.paginate).toHaveBeenCalledTimes(3));
     await settled();
     await user.type(screen.getByRole('textbox', { name: 'Nombre' }), 'R');
-    await waitFor(() => expect(provider.paginate).toHaveBeenCalledTimes(4));
+    await waitFor(() => expect(entityClient.paginate).toHaveBeenCalledTimes(4));
     await settled();
-    expect(provider.paginate).toHaveBeenCalledTimes(4);
+    expect(entityClient.paginate).toHaveBeenCalledTimes(4);
   }, 30_000);
 });

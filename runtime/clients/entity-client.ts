@@ -7,9 +7,9 @@ import type {
 
 /**
  * The typed client for one entity. Every method takes one params object, so adding an option never
- * reorders arguments. The generator emits one instance per entity (src/generated/providers.ts).
+ * reorders arguments. The generator emits one instance per entity (src/generated/entity-clients.ts).
  */
-export class EntityProvider<T, TInput> {
+export class EntityClient<T, TInput> {
   constructor(
     readonly transport: Transport,
     readonly entity: ClientEntityModel,
