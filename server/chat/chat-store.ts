@@ -95,7 +95,7 @@ export class ChatStore {
   async bot(id: string): Promise<ChatBot> {
     const [record] = await this.service.findByIds('bot', system(), [id], IDS);
     if (!record) throw notFound('Bot not found');
-    const tenantColumn = this.service.runtime('bot').tenantColumn ?? 'tenant';
+    const tenantColumn = this.service.definition('bot').tenantColumn ?? 'tenant';
     return {
       _id: String(record._id),
       name: String(record.name ?? ''),
@@ -159,7 +159,7 @@ export class ChatStore {
   async conversation(id: string): Promise<StoredConversation> {
     const [record] = await this.service.findByIds('conversation', system(), [id], IDS);
     if (!record) throw notFound('Conversation not found');
-    const tenantColumn = this.service.runtime('conversation').tenantColumn ?? 'tenant';
+    const tenantColumn = this.service.definition('conversation').tenantColumn ?? 'tenant';
     return {
       _id: String(record._id),
       botId: String(record.bot),

@@ -31,11 +31,11 @@ export class VisitorContacts {
   async ownerOf(tenant: string | null, email: string, except: string): Promise<string | null> {
     // Raw SQL, a read only: case-insensitive equality on the e-mail (console-made contacts keep the
     // case typed) and "verified or never set" are conditions the service's list filters cannot express.
-    const runtime = this.service.runtime('contact');
-    const tenantColumn = runtime.tenantColumn;
-    const verified = encodeValues(runtime, this.database.dialect, { verified: true }).verified;
+    const definition = this.service.definition('contact');
+    const tenantColumn = definition.tenantColumn;
+    const verified = encodeValues(definition, this.database.dialect, { verified: true }).verified;
     let query = this.database.kysely
-      .selectFrom(runtime.table)
+      .selectFrom(definition.table)
       .select(['_id'])
       .where(sql<string>`lower(email)`, '=', email.toLowerCase())
       .where('_id', '!=', except)

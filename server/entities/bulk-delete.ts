@@ -1,7 +1,7 @@
 import { MAX_BULK_DELETE, type BulkDeleteOutcome, type BulkDeleteReport } from '../../contract/endpoints/bulk-delete.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 import type { EntityService } from './entity-service.ts';
 import { parseListQuery } from './list-query.ts';
 
@@ -18,16 +18,16 @@ const MATCHING_KEYS = new Set(['search', 'filters', 'expected']);
  */
 export async function bulkDelete(
   service: EntityService,
-  runtime: EntityRuntime,
+  definition: EntityDefinition,
   context: RequestContext,
   body: unknown,
   log?: { error: (details: object, message: string) => void },
 ): Promise<BulkDeleteReport> {
-  const entity = runtime.model.name;
-  const ids = await targetIds(service, runtime, context, body);
+  const entity = definition.model.name;
+  const ids = await targetIds(service, definition, context, body);
   // Display names as the caller reads them, before they are gone (one query, refs not populated).
   const records = await service.findByIds(entity, context, ids, { populate: false });
-  const labels = new Map(records.map((record) => [String(record._id), record[runtime.model.displayField]]));
+  const labels = new Map(records.map((record) => [String(record._id), record[definition.model.displayField]]));
   const results: BulkDeleteOutcome[] = [];
   for (const id of ids) {
     const shown = labels.get(id);
@@ -62,7 +62,7 @@ function tooMany(count: number, what: string): HttpError {
   });
 }
 
-async function targetIds(service: EntityService, runtime: EntityRuntime, context: RequestContext, body: unknown): Promise<string[]> {
+async function targetIds(service: EntityService, definition: EntityDefinition, context: RequestContext, body: unknown): Promise<string[]> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw badRequest('The body must be a JSON object: {"ids": ["<id>", ...]} or {"matching": {"search"?: "...", "filters"?: "field;operator;value|..."}}');
   }
@@ -96,13 +96,13 @@ async function targetIds(service: EntityService, runtime: EntityRuntime, context
   }
   // One more than allowed tells "too many" without reading them all.
   const list = parseListQuery(
-    runtime,
+    definition,
     { search: query.search as string | undefined, filters: query.filters as string | undefined, limit: String(MAX_BULK_DELETE + 1) },
     { limit: MAX_BULK_DELETE + 1, maxLimit: MAX_BULK_DELETE + 1, paged: false },
   );
-  const rows = await service.find(runtime.model.name, context, list, { populate: false });
+  const rows = await service.find(definition.model.name, context, list, { populate: false });
   if (rows.length > MAX_BULK_DELETE) {
-    const { total } = await service.paginate(runtime.model.name, context, { ...list, limit: 1, offset: 0 });
+    const { total } = await service.paginate(definition.model.name, context, { ...list, limit: 1, offset: 0 });
     throw tooMany(total, 'The filter matches');
   }
   if (rows.length !== expected) {

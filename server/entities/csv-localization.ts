@@ -4,7 +4,7 @@ import type { ColumnModel, FieldModel } from '../../contract/model/entity-model.
 import { fieldType } from '../../contract/field-types/field-types.ts';
 import type { SqlDialect } from '../db/sql-dialect.ts';
 import { badRequest } from '../http/http-error.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 
 type Tree = { [key: string]: string | Tree };
 const LOCALES = { es: es as Tree, en: en as Tree } as const;
@@ -39,14 +39,14 @@ export interface CsvLocalization {
  * table shows in seconds (formatter msToSeconds) in seconds with the language's decimal mark.
  * Dates stay ISO 8601 (UTC): the server does not know the reader's time zone.
  */
-export function csvLocalization(runtime: EntityRuntime, locale: ExportLocale): CsvLocalization {
+export function csvLocalization(definition: EntityDefinition, locale: ExportLocale): CsvLocalization {
   const t = (key: string) => lookup(LOCALES[locale], key) ?? lookup(LOCALES.en, key) ?? key;
   return {
     header(name) {
-      const field = runtime.fields.get(name);
+      const field = definition.fields.get(name);
       if (field) return t(field.label);
       if (SYSTEM_LABELS[name]) return t(SYSTEM_LABELS[name]);
-      if (name === runtime.tenantColumn) return t('entity.tenant.label');
+      if (name === definition.tenantColumn) return t('entity.tenant.label');
       return name;
     },
     cell(field, column, dialect) {

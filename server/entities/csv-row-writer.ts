@@ -3,7 +3,7 @@ import { fieldType } from '../../contract/field-types/field-types.ts';
 import { enumCodec, jsonCodec, numberCodec, refCodec, textCodec as plainCodec, type CsvCodec } from '../../contract/field-types/csv-codecs.ts';
 import type { RowBatch } from '../db/database.ts';
 import type { SqlDialect } from '../db/sql-dialect.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 import { guardCellStart, guardFormula } from './csv-formula-guard.ts';
 import type { CsvLocalization } from './csv-localization.ts';
 import { MISSING, type RefDisplayCache } from './ref-display-cache.ts';
@@ -35,7 +35,7 @@ export interface CsvRowWriter {
  * time in csv-stringify's option handling and per-record casting than the rules here need.
  */
 export function csvRowWriter(
-  runtime: EntityRuntime,
+  definition: EntityDefinition,
   dialect: SqlDialect,
   headers: readonly string[],
   separator: string,
@@ -43,19 +43,19 @@ export function csvRowWriter(
   /** The export's locale option: header labels and cell words for people (csv-localization.ts). */
   localization?: CsvLocalization,
 ): CsvRowWriter {
-  const fields = headers.map((h) => runtime.fields.get(h));
+  const fields = headers.map((h) => definition.fields.get(h));
   const { finish, quote } = cellFinisher(separator);
   const cells = headers.map((h, i) => {
-    const localized = localization?.cell(fields[i], runtime.columns.get(h), dialect);
-    return localized ? (value: unknown) => finish(localized(value)) : cellWriter(fields[i], runtime.columns.get(h), dialect, refs, finish, separator);
+    const localized = localization?.cell(fields[i], definition.columns.get(h), dialect);
+    return localized ? (value: unknown) => finish(localized(value)) : cellWriter(fields[i], definition.columns.get(h), dialect, refs, finish, separator);
   });
-  const refHeaders = fields.flatMap((field, i) => (field?.ref ? [{ field, index: i, column: runtime.columns.get(headers[i]), list: fieldType(field.type).list }] : []));
+  const refHeaders = fields.flatMap((field, i) => (field?.ref ? [{ field, index: i, column: definition.columns.get(headers[i]), list: fieldType(field.type).list }] : []));
   // Column positions depend on the statement, so the record writer is compiled once per column order, not per row.
   const lineWriters = new Map<string, LineWriter>();
   const positions = (batch: RowBatch) =>
     headers.map((h) => {
       const at = batch.columns.indexOf(h);
-      if (at < 0) throw new Error(`Export of ${runtime.model.name}: column "${h}" was not selected`);
+      if (at < 0) throw new Error(`Export of ${definition.model.name}: column "${h}" was not selected`);
       return at;
     });
   const lineWriter = (batch: RowBatch) => {

@@ -6,7 +6,7 @@ import { exportQuotaError, type ExportFiles } from '../files/export-files.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { selectList } from './entity-query.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 import type { EntityService } from './entity-service.ts';
 import { csvRowWriter } from './csv-row-writer.ts';
 import { csvLocalization, readExportLocale } from './csv-localization.ts';
@@ -36,47 +36,47 @@ export class EntityExporter {
     private readonly service: EntityService,
     private readonly files: ExportFiles,
     private readonly log: FastifyBaseLogger,
-    private readonly queue?: (runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]) => Promise<ExportFile>,
+    private readonly queue?: (definition: EntityDefinition, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]) => Promise<ExportFile>,
   ) {}
 
   /** Through the job queue when one is set (server/files/file-jobs.ts), else written in the request. */
-  async export(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
+  async export(definition: EntityDefinition, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile> {
     // A bad query is the caller's 400 now, not a queued job that fails: a refused request stores nothing.
-    if (this.queue) this.readOptions(runtime, raw, typedFilters);
+    if (this.queue) this.readOptions(definition, raw, typedFilters);
     // The user's export slot is held by the request until its job ends, whichever instance writes the file.
     const release = await this.files.acquireSlot(context);
     try {
-      return this.queue ? await this.queue(runtime, context, raw, typedFilters) : await this.write(runtime, context, raw, typedFilters);
+      return this.queue ? await this.queue(definition, context, raw, typedFilters) : await this.write(definition, context, raw, typedFilters);
     } finally {
       release();
     }
   }
 
   /** The export's options read from its query, each refused with a message naming it. */
-  private readOptions(runtime: EntityRuntime, raw: RawQuery, typedFilters?: readonly FilterArgument[]) {
-    raw = this.service.hooks.exportQuery(runtime.model.name, raw);
+  private readOptions(definition: EntityDefinition, raw: RawQuery, typedFilters?: readonly FilterArgument[]) {
+    raw = this.service.hooks.exportQuery(definition.model.name, raw);
     return {
-      format: readFormat(runtime, raw.format),
-      headers: readHeaders(runtime, raw.headers),
+      format: readFormat(definition, raw.format),
+      headers: readHeaders(definition, raw.headers),
       separator: readSeparator(raw.separator),
       // Optional (CSV only): header labels and values in a language for people; absent keeps field names and stored values.
       locale: readExportLocale(raw.locale),
-      query: parseListQuery(runtime, raw, { limit: 0, maxLimit: null, paged: false }, typedFilters),
+      query: parseListQuery(definition, raw, { limit: 0, maxLimit: null, paged: false }, typedFilters),
     };
   }
 
   /** Writes the export file; `onRows` hears the rows written so far (and may throw to stop: a cancelled job). */
-  async write(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[], onRows?: (rows: number) => void): Promise<ExportFile> {
+  async write(definition: EntityDefinition, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[], onRows?: (rows: number) => void): Promise<ExportFile> {
     const started = Date.now();
-    const { format, headers, separator, locale, query } = this.readOptions(runtime, raw, typedFilters);
-    const columns = ['_id', ...headers.filter((h) => h !== '_id' && runtime.columns.has(h))];
-    const select = selectList(this.database, runtime, this.service.scopeFor(runtime, context), query, columns, { storageOrder: true });
+    const { format, headers, separator, locale, query } = this.readOptions(definition, raw, typedFilters);
+    const columns = ['_id', ...headers.filter((h) => h !== '_id' && definition.columns.has(h))];
+    const select = selectList(this.database, definition, this.service.scopeFor(definition, context), query, columns, { storageOrder: true });
 
-    const target = await this.files.reserve(runtime.model.name, format === 'CSV' ? 'csv' : 'json', context);
+    const target = await this.files.reserve(definition.model.name, format === 'CSV' ? 'csv' : 'json', context);
     const { name, file } = target;
     let out: TextFileWriter;
     out = await TextFileWriter.create(file);
-    const csv = format === 'CSV' ? csvRowWriter(runtime, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.runtimes), locale ? csvLocalization(runtime, locale) : undefined) : null;
+    const csv = format === 'CSV' ? csvRowWriter(definition, this.database.dialect, headers, separator, new RefDisplayCache(this.database, this.service.definitions), locale ? csvLocalization(definition, locale) : undefined) : null;
     let rowCount = 0;
     try {
       // CSV starts with a BOM so spreadsheet programs read the UTF-8 (accents) correctly.
@@ -86,7 +86,7 @@ export class EntityExporter {
           await csv.prime(batch);
           await out.write(csv.lines(batch));
         } else {
-          const records = await this.service.toRecords(runtime, batch.rows.map((row) => rowObject(batch.columns, row)));
+          const records = await this.service.toRecords(definition, batch.rows.map((row) => rowObject(batch.columns, row)));
           let chunk = '';
           for (const record of records) {
             const projected: Record<string, unknown> = { _id: record._id };
@@ -101,7 +101,7 @@ export class EntityExporter {
         rowCount += batch.rows.length;
         onRows?.(rowCount);
         if (Math.floor(rowCount / PROGRESS_EVERY) > Math.floor(before / PROGRESS_EVERY)) {
-          this.log.info({ entity: runtime.model.name, rowCount }, 'export progress');
+          this.log.info({ entity: definition.model.name, rowCount }, 'export progress');
         }
       }
       if (format === 'JSON') await out.write(rowCount > 0 ? '\n]\n' : ']\n');
@@ -112,7 +112,7 @@ export class EntityExporter {
       throw error;
     }
     const time = Date.now() - started;
-    this.log.info({ entity: runtime.model.name, rowCount, time, format }, 'export written');
+    this.log.info({ entity: definition.model.name, rowCount, time, format }, 'export written');
     return { ...this.files.signedUrl(name, context.userId), rowCount, time };
   }
 }
@@ -128,20 +128,20 @@ export function defaultExportFormat(model: EntityModel): FileFormat {
   return model.export.formats.includes('JSON') ? 'JSON' : model.export.formats[0] ?? 'JSON';
 }
 
-function readFormat(runtime: EntityRuntime, raw: string | undefined): FileFormat {
-  const format = (raw?.trim() || defaultExportFormat(runtime.model)).toUpperCase() as FileFormat;
-  if (!FORMATS.includes(format) || !runtime.model.export.formats.includes(format)) {
-    throw badRequest(`format must be one of ${runtime.model.export.formats.join(', ')}; got "${raw}"`);
+function readFormat(definition: EntityDefinition, raw: string | undefined): FileFormat {
+  const format = (raw?.trim() || defaultExportFormat(definition.model)).toUpperCase() as FileFormat;
+  if (!FORMATS.includes(format) || !definition.model.export.formats.includes(format)) {
+    throw badRequest(`format must be one of ${definition.model.export.formats.join(', ')}; got "${raw}"`);
   }
   return format;
 }
 
 /** Which fields, in order; secret fields can never be exported. */
-function readHeaders(runtime: EntityRuntime, raw: string | undefined): string[] {
+function readHeaders(definition: EntityDefinition, raw: string | undefined): string[] {
   const exportable = (name: string) =>
-    SYSTEM_HEADERS.includes(name) || (runtime.fields.has(name) && !runtime.fields.get(name)!.secret) ||
-    (name === runtime.tenantColumn && runtime.columns.has(name));
-  if (raw === undefined || raw.trim() === '') return runtime.model.export.headers.filter(exportable);
+    SYSTEM_HEADERS.includes(name) || (definition.fields.has(name) && !definition.fields.get(name)!.secret) ||
+    (name === definition.tenantColumn && definition.columns.has(name));
+  if (raw === undefined || raw.trim() === '') return definition.model.export.headers.filter(exportable);
   const headers = raw.split(',').map((h) => h.trim()).filter((h) => h !== '');
   const unknown = headers.filter((h) => !exportable(h));
   if (unknown.length > 0) throw badRequest(`Unknown export header(s): ${unknown.join(', ')}`);

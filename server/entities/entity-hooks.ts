@@ -47,11 +47,11 @@ export interface ReadAllEvent {
 /**
  * Rules of one entity that the manifest cannot express, registered by features in the
  * EntityHookRegistry (server/entities/README.md, "Lifecycle hooks"). Order of a create:
- * `serialise` wraps everything; sanitise; `beforeValidate`; defaults; validation; tenant and
+ * `writeLock` wraps everything; sanitise; `beforeValidate`; defaults; validation; tenant and
  * owner forced; ref checks; `beforeChange`; uniqueness; `beforeInsert`; secrets encoded; the
- * INSERT; read back (`afterRead`); `afterChange`. Update: `serialise`; load (scoped, 404);
+ * INSERT; read back (`afterRead`); `afterChange`. Update: `writeLock`; load (scoped, 404);
  * sanitise; `beforeValidate`; merge and validation; ref checks; `beforeChange`; uniqueness; the
- * UPDATE; read back (`afterRead`); `afterChange`. Delete: `serialise`; load (scoped, 404);
+ * UPDATE; read back (`afterRead`); `afterChange`. Delete: `writeLock`; load (scoped, 404);
  * `beforeDelete`; the DELETE. A hook that throws (an HttpError) stops the write; hooks up to
  * `beforeInsert` run before anything is written. Hooks of one entity run in registration order.
  */
@@ -93,7 +93,7 @@ export interface EntityHooks {
    * first hook set of the entity that has one is used. A hook running under it must not write
    * the same entity through the service again (it would wait for itself).
    */
-  serialise?<T>(work: () => Promise<T>): Promise<T>;
+  writeLock?<T>(work: () => Promise<T>): Promise<T>;
 }
 
 type EventStage = 'beforeValidate' | 'beforeChange' | 'beforeDelete';
@@ -149,8 +149,8 @@ export class EntityHookRegistry {
     return this.of(entity).reduce((current, hooks) => hooks.exportQuery?.(current) ?? current, query);
   }
 
-  serialised<T>(entity: string, work: () => Promise<T>): Promise<T> {
-    const hooks = this.of(entity).find((h) => h.serialise);
-    return hooks ? hooks.serialise!(work) : work();
+  underWriteLock<T>(entity: string, work: () => Promise<T>): Promise<T> {
+    const hooks = this.of(entity).find((h) => h.writeLock);
+    return hooks ? hooks.writeLock!(work) : work();
   }
 }

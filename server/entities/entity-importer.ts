@@ -6,7 +6,7 @@ import { ConcurrencyLimit, limitKey } from '../files/user-limiter.ts';
 import type { SlotStore } from '../db/coordination/coordination.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import { nulBytePaths } from '../http/reject-nul-bytes.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 import { UNIQUE_REASON, type EntityService, type PreparedInsert } from './entity-service.ts';
 import { isPlainObject } from './entity-validator.ts';
 import { MAX_LIMIT } from './list-query.ts';
@@ -72,15 +72,15 @@ export class EntityImporter {
     this.running = new ConcurrencyLimit(limits.concurrentPerUser, 'imports', slots);
   }
 
-  async import(runtime: EntityRuntime, request: FastifyRequest): Promise<ImportReport> {
+  async import(definition: EntityDefinition, request: FastifyRequest): Promise<ImportReport> {
     // A table only platform users write is refused before the upload is even read.
-    this.service.requireWriter(runtime, request.context);
+    this.service.requireWriter(definition, request.context);
     const query = (request.query ?? {}) as Record<string, string | undefined>;
     readBoolean(query.dryRun, 'dryRun');
     const release = await this.running.acquire(limitKey(request.context));
     try {
       const upload = await readUploadedFile(request);
-      const job: ImportJob = { entity: runtime.model.name, query: { ...query }, filename: upload.filename, content: upload.content };
+      const job: ImportJob = { entity: definition.model.name, query: { ...query }, filename: upload.filename, content: upload.content };
       return this.queue ? await this.queue(job, request.context) : await this.importFile(job, request.context, { log: request.log });
     } finally {
       release();
@@ -93,32 +93,32 @@ export class EntityImporter {
    * may throw to stop (a cancelled job).
    */
   async importFile(job: ImportJob, context: RequestContext, options: ImportOptions): Promise<ImportReport> {
-    const runtime = this.service.runtime(job.entity);
-    this.service.requireWriter(runtime, context);
+    const definition = this.service.definition(job.entity);
+    this.service.requireWriter(definition, context);
     const query = job.query;
     const dryRun = readBoolean(query.dryRun, 'dryRun');
-    const format = readFormat(runtime, query.format, job.filename);
+    const format = readFormat(definition, query.format, job.filename);
     const max = this.limits.importMaxRows;
     const sources = format === 'CSV' ? await readCsvRows(job.content, query.separator, max) : await readJsonRows(job.content, max);
-    // A real import checks and writes as single creates do: under the entity's `serialise` hook
+    // A real import checks and writes as single creates do: under the entity's `writeLock` hook
     // (identity's write lock for users, roles, tenants), so its checks and its write are one step.
     // The file is parsed before, so parsing never holds the lock.
-    if (dryRun) return this.checkAndWrite(runtime, context, format, sources, true, options);
-    return this.service.serialised(job.entity, () => this.checkAndWrite(runtime, context, format, sources, false, options));
+    if (dryRun) return this.checkAndWrite(definition, context, format, sources, true, options);
+    return this.service.underWriteLock(job.entity, () => this.checkAndWrite(definition, context, format, sources, false, options));
   }
 
-  private async checkAndWrite(runtime: EntityRuntime, context: RequestContext, format: FileFormat, sources: unknown[], dryRun: boolean, options: ImportOptions): Promise<ImportReport> {
+  private async checkAndWrite(definition: EntityDefinition, context: RequestContext, format: FileFormat, sources: unknown[], dryRun: boolean, options: ImportOptions): Promise<ImportReport> {
     const errors: ImportRowError[] = [];
     const inserts: PreparedInsert[] = [];
     /** What each insert set, for the afterChange hooks (same index as `inserts`). */
     const written: Record<string, unknown>[] = [];
     const seenUnique = new Set<string>();
-    const refs = new ImportRefResolver(this.database, this.service.runtimes, context);
-    const checks = new ImportBatchChecks(this.database, this.service.runtimes, context);
+    const refs = new ImportRefResolver(this.database, this.service.definitions, context);
+    const checks = new ImportBatchChecks(this.database, this.service.definitions, context);
     const timer = sliceTimer();
     let invalid = 0;
     // A field the manifest marks "importable": false is not read: its column is ignored (an export's round trip still imports).
-    const notImported = runtime.model.fields.map((field) => field.name).filter((name) => !runtime.model.import.fields.includes(name));
+    const notImported = definition.model.fields.map((field) => field.name).filter((name) => !definition.model.import.fields.includes(name));
     for (let first = 0; first < sources.length; first += ROWS_PER_SLICE) {
       const items: ImportItem[] = [];
       for (let index = first; index < Math.min(first + ROWS_PER_SLICE, sources.length); index++) {
@@ -131,7 +131,7 @@ export class EntityImporter {
         if (nul.length > 0) {
           items.push({ row, body: {}, errors: nul.map((field) => ({ row, field, reason: NUL_REASON })) });
         } else if (format === 'CSV') {
-          const converted = csvRowToBody(runtime.fields, source as Record<string, string>);
+          const converted = csvRowToBody(definition.fields, source as Record<string, string>);
           items.push({ row, body: converted.body, errors: converted.errors.map((e) => ({ row, ...e })) });
         } else if (isPlainObject(source)) {
           items.push({ row, body: { ...source }, errors: [] });
@@ -140,11 +140,11 @@ export class EntityImporter {
         }
         for (const name of notImported) delete items[items.length - 1].body[name];
       }
-      await refs.resolve(runtime, items);
-      await checks.load(runtime, items.filter((item) => item.errors.length === 0).map((item) => item.body));
+      await refs.resolve(definition, items);
+      await checks.load(definition, items.filter((item) => item.errors.length === 0).map((item) => item.body));
       for (const item of items) {
         if (item.errors.length === 0) {
-          const prepared = await this.service.prepareInsert(runtime, context, item.body, checks);
+          const prepared = await this.service.prepareInsert(definition, context, item.body, checks);
           if (prepared.ok) {
             // Two rows of the same file may clash with each other, not only with stored records.
             for (const unique of prepared.insert.uniqueValues) {
@@ -162,7 +162,7 @@ export class EntityImporter {
         }
         if (item.errors.length > 0) {
           invalid++;
-          for (const e of item.errors) errors.push(withParams(runtime, e));
+          for (const e of item.errors) errors.push(withParams(definition, e));
         }
         if (timer.due()) await yieldToEventLoop();
       }
@@ -183,15 +183,15 @@ export class EntityImporter {
     // leaves no row. Only this part: the checks above report progress (job rows) as they go.
     await this.database.transaction(async () => {
       await this.database.runAll(inserts.map((insert) => insert.query));
-      await this.afterChange(runtime, context, inserts, written);
+      await this.afterChange(definition, context, inserts, written);
     });
-    options.log.info({ entity: runtime.model.name, created: inserts.length }, 'import written');
+    options.log.info({ entity: definition.model.name, created: inserts.length }, 'import written');
     return { ...report, created: inserts.length };
   }
 
   /** The entity's afterChange hooks once per created record, as single creates run them. */
-  private async afterChange(runtime: EntityRuntime, context: RequestContext, inserts: PreparedInsert[], written: Record<string, unknown>[]): Promise<void> {
-    const entity = runtime.model.name;
+  private async afterChange(definition: EntityDefinition, context: RequestContext, inserts: PreparedInsert[], written: Record<string, unknown>[]): Promise<void> {
+    const entity = definition.model.name;
     if (!this.service.hooks.has(entity, 'afterChange')) return;
     for (let start = 0; start < inserts.length; start += MAX_LIMIT) {
       const slice = inserts.slice(start, start + MAX_LIMIT);
@@ -206,9 +206,9 @@ export class EntityImporter {
 }
 
 /** Adds the limit a length / range / count message shows ("at least {{min}} characters"). */
-function withParams(runtime: EntityRuntime, error: ImportRowError): ImportRowError {
+function withParams(definition: EntityDefinition, error: ImportRowError): ImportRowError {
   if (error.params) return error;
-  const field = runtime.fields.get(error.field.split('.')[0]);
+  const field = definition.fields.get(error.field.split('.')[0]);
   if (!field) return error;
   const { validation } = field;
   for (const [rule, params] of Object.entries(LIMIT_PARAMS)) {
@@ -226,12 +226,12 @@ function readBoolean(raw: string | undefined, name: string): boolean {
   throw badRequest(`${name} must be true or false; got "${raw}"`);
 }
 
-function readFormat(runtime: EntityRuntime, raw: string | undefined, filename: string): FileFormat {
+function readFormat(definition: EntityDefinition, raw: string | undefined, filename: string): FileFormat {
   const extension = filename.split('.').pop()?.toLowerCase() ?? '';
   const format = raw ? (raw.toUpperCase() as FileFormat) : FORMAT_BY_EXTENSION[extension];
   if (!format) throw badRequest(`Cannot tell the import format from "${filename}"; pass format=CSV or format=JSON`);
-  if (!runtime.model.import.formats.includes(format)) {
-    throw badRequest(`format must be one of ${runtime.model.import.formats.join(', ')}; got "${raw ?? extension}"`);
+  if (!definition.model.import.formats.includes(format)) {
+    throw badRequest(`format must be one of ${definition.model.import.formats.join(', ')}; got "${raw ?? extension}"`);
   }
   return format;
 }

@@ -2,7 +2,7 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { compileShape } from '../db/compiled-shapes.ts';
 import { containsPattern } from '../db/sql-dialect.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 import type { ListQuery } from './list-query.ts';
 import type { ParsedFilter } from './parse-filters.ts';
 
@@ -16,16 +16,16 @@ export interface RecordScope {
 
 type EB = ExpressionBuilder<any, any>;
 
-const runtimeKeys = new WeakMap<EntityRuntime, string>();
-let nextRuntime = 0;
+const definitionKeys = new WeakMap<EntityDefinition, string>();
+let nextDefinition = 0;
 
 /**
- * A runtime's part of a shape key: its identity, not its table name. A manifest applied to the
- * running server (npm run dev) builds new runtimes whose columns may differ.
+ * A definition's part of a shape key: its identity, not its table name. A manifest applied to the
+ * running server (npm run dev) builds new definitions whose columns may differ.
  */
-export function runtimeKey(runtime: EntityRuntime): string {
-  let key = runtimeKeys.get(runtime);
-  if (key === undefined) runtimeKeys.set(runtime, (key = `${runtime.table}#${nextRuntime++}`));
+export function definitionKey(definition: EntityDefinition): string {
+  let key = definitionKeys.get(definition);
+  if (key === undefined) definitionKeys.set(definition, (key = `${definition.table}#${nextDefinition++}`));
   return key;
 }
 
@@ -48,20 +48,20 @@ interface ListPlan {
   offset: number;
 }
 
-function listPlan(database: Database, runtime: EntityRuntime, scope: RecordScope, query: Pick<ListQuery, 'search' | 'filters'> & Partial<ListQuery>): ListPlan {
+function listPlan(database: Database, definition: EntityDefinition, scope: RecordScope, query: Pick<ListQuery, 'search' | 'filters'> & Partial<ListQuery>): ListPlan {
   const values: unknown[] = [];
   const slot = (value: unknown) => values.push(value) - 1;
-  let key = runtimeKey(runtime);
-  const tenant = runtime.tenantColumn && scope.tenantId !== null ? slot(scope.tenantId) : -1;
-  const owner = runtime.ownerColumn && scope.ownerId !== null ? slot(scope.ownerId) : -1;
+  let key = definitionKey(definition);
+  const tenant = definition.tenantColumn && scope.tenantId !== null ? slot(scope.tenantId) : -1;
+  const owner = definition.ownerColumn && scope.ownerId !== null ? slot(scope.ownerId) : -1;
   const record = typeof scope.recordId === 'string' ? slot(scope.recordId) : -1;
   key += `|s${tenant >= 0 ? 't' : ''}${owner >= 0 ? 'o' : ''}${record >= 0 ? 'r' : ''}`;
   // An entity without search fields ignores the search box rather than matching nothing.
-  const search = query.search && runtime.model.searchFields.length > 0 ? slot(containsPattern(query.search)) : -1;
+  const search = query.search && definition.model.searchFields.length > 0 ? slot(containsPattern(query.search)) : -1;
   if (search >= 0) key += '|q';
   const filters = query.filters.map((filter) => {
     const { column, operator, value } = filter;
-    const type = runtime.columns.get(column)?.type ?? 'text';
+    const type = definition.columns.get(column)?.type ?? 'text';
     const encode = (v: unknown) => database.dialect.encode(type === 'json' ? 'text' : type, v);
     let slots: number[];
     if (filter.list) {
@@ -78,31 +78,31 @@ function listPlan(database: Database, runtime: EntityRuntime, scope: RecordScope
 }
 
 /** The scope's conditions of a plan (as scopeConditions gives them for values). */
-function scopeParts(runtime: EntityRuntime, plan: ListPlan, v: (slot: number) => unknown, eb: EB): Expression<SqlBool>[] {
+function scopeParts(definition: EntityDefinition, plan: ListPlan, v: (slot: number) => unknown, eb: EB): Expression<SqlBool>[] {
   const parts: Expression<SqlBool>[] = [];
-  if (plan.tenant >= 0) parts.push(eb(runtime.tenantColumn!, '=', v(plan.tenant)));
-  if (plan.owner >= 0) parts.push(eb(runtime.ownerColumn!, '=', v(plan.owner)));
+  if (plan.tenant >= 0) parts.push(eb(definition.tenantColumn!, '=', v(plan.tenant)));
+  if (plan.owner >= 0) parts.push(eb(definition.ownerColumn!, '=', v(plan.owner)));
   if (plan.record >= 0) parts.push(eb('_id', '=', v(plan.record)));
   return parts;
 }
 
 /** WHERE conditions for scope + search + filters of a plan, with `v(slot)` for each value, as one list to AND together. */
-function planConditions(database: Database, runtime: EntityRuntime, plan: ListPlan, v: (slot: number) => unknown) {
+function planConditions(database: Database, definition: EntityDefinition, plan: ListPlan, v: (slot: number) => unknown) {
   return (eb: EB): Expression<SqlBool> => {
-    const parts = scopeParts(runtime, plan, v, eb);
+    const parts = scopeParts(definition, plan, v, eb);
     if (plan.search >= 0) {
       const pattern = v(plan.search) as string;
-      parts.push(eb.or(runtime.model.searchFields.map((field) => database.dialect.containsInsensitive(field, pattern))));
+      parts.push(eb.or(definition.model.searchFields.map((field) => database.dialect.containsInsensitive(field, pattern))));
     }
     for (const { filter, slots } of plan.filters) parts.push(filterCondition(database, filter, slots.map(v), eb));
     return eb.and(parts);
   };
 }
 
-export function scopeConditions(runtime: EntityRuntime, scope: RecordScope, eb: EB): Expression<SqlBool>[] {
+export function scopeConditions(definition: EntityDefinition, scope: RecordScope, eb: EB): Expression<SqlBool>[] {
   const parts: Expression<SqlBool>[] = [];
-  if (runtime.tenantColumn && scope.tenantId !== null) parts.push(eb(runtime.tenantColumn, '=', scope.tenantId));
-  if (runtime.ownerColumn && scope.ownerId !== null) parts.push(eb(runtime.ownerColumn, '=', scope.ownerId));
+  if (definition.tenantColumn && scope.tenantId !== null) parts.push(eb(definition.tenantColumn, '=', scope.tenantId));
+  if (definition.ownerColumn && scope.ownerId !== null) parts.push(eb(definition.ownerColumn, '=', scope.ownerId));
   if (typeof scope.recordId === 'string') parts.push(eb('_id', '=', scope.recordId));
   return parts;
 }
@@ -149,30 +149,30 @@ function filterCondition(database: Database, filter: ParsedFilter, values: unkno
  */
 export function selectList(
   database: Database,
-  runtime: EntityRuntime,
+  definition: EntityDefinition,
   scope: RecordScope,
   query: ListQuery,
   columns: readonly string[],
   options: { storageOrder?: boolean } = {},
 ) {
-  const plan = listPlan(database, runtime, scope, query);
-  return buildSelect(database, runtime, plan, query, columns, options, (slot) => plan.values[slot]);
+  const plan = listPlan(database, definition, scope, query);
+  return buildSelect(database, definition, plan, query, columns, options, (slot) => plan.values[slot]);
 }
 
 /** selectList compiled, through the cache of compiled shapes (the page and find of every list request). */
-export function compileSelectList(database: Database, runtime: EntityRuntime, scope: RecordScope, query: ListQuery, columns: readonly string[]) {
-  const plan = listPlan(database, runtime, scope, query);
+export function compileSelectList(database: Database, definition: EntityDefinition, scope: RecordScope, query: ListQuery, columns: readonly string[]) {
+  const plan = listPlan(database, definition, scope, query);
   if (query.limit > 0) {
     plan.limit = plan.values.push(query.limit) - 1;
     plan.offset = plan.values.push(query.offset) - 1;
   }
-  const key = `${plan.key}|c${columns === runtime.selectColumns ? '*' : columns.join(',')}|o${query.orderBy ?? ''}:${query.order}|l${plan.limit >= 0 ? 1 : 0}`;
-  return compileShape(database, key, plan.values, (v) => buildSelect(database, runtime, plan, query, columns, {}, v));
+  const key = `${plan.key}|c${columns === definition.selectColumns ? '*' : columns.join(',')}|o${query.orderBy ?? ''}:${query.order}|l${plan.limit >= 0 ? 1 : 0}`;
+  return compileShape(database, key, plan.values, (v) => buildSelect(database, definition, plan, query, columns, {}, v));
 }
 
 function buildSelect(
   database: Database,
-  runtime: EntityRuntime,
+  definition: EntityDefinition,
   plan: ListPlan,
   query: ListQuery,
   columns: readonly string[],
@@ -180,9 +180,9 @@ function buildSelect(
   v: (slot: number) => unknown,
 ) {
   let select = database.kysely
-    .selectFrom(runtime.table)
+    .selectFrom(definition.table)
     .select(columns as string[])
-    .where(planConditions(database, runtime, plan, v));
+    .where(planConditions(database, definition, plan, v));
   const ordered = !(options.storageOrder && !query.orderBy);
   if (ordered && query.orderBy) {
     // _id is never NULL: a NULLS clause would only stop the primary key from giving the order.
@@ -200,24 +200,24 @@ function buildSelect(
 }
 
 /** The total of a list query, compiled through the cache of compiled shapes. */
-export function compileCountList(database: Database, runtime: EntityRuntime, scope: RecordScope, query: ListQuery) {
-  const plan = listPlan(database, runtime, scope, query);
+export function compileCountList(database: Database, definition: EntityDefinition, scope: RecordScope, query: ListQuery) {
+  const plan = listPlan(database, definition, scope, query);
   return compileShape(database, `${plan.key}|count`, plan.values, (v) =>
     database.kysely
-      .selectFrom(runtime.table)
+      .selectFrom(definition.table)
       .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where(planConditions(database, runtime, plan, v)),
+      .where(planConditions(database, definition, plan, v)),
   );
 }
 
 /** One record by id within a scope (GET by id, update, delete), compiled through the cache of compiled shapes. */
-export function compileSelectById(database: Database, runtime: EntityRuntime, scope: RecordScope, id: string, columns: readonly string[]) {
-  const plan = listPlan(database, runtime, scope, { search: null, filters: [] });
+export function compileSelectById(database: Database, definition: EntityDefinition, scope: RecordScope, id: string, columns: readonly string[]) {
+  const plan = listPlan(database, definition, scope, { search: null, filters: [] });
   const idSlot = plan.values.push(id) - 1;
-  return compileShape(database, `${plan.key}|id|c${columns === runtime.selectColumns ? '*' : columns.join(',')}`, plan.values, (v) =>
+  return compileShape(database, `${plan.key}|id|c${columns === definition.selectColumns ? '*' : columns.join(',')}`, plan.values, (v) =>
     database.kysely
-      .selectFrom(runtime.table)
+      .selectFrom(definition.table)
       .select(columns as string[])
-      .where((eb) => eb.and([eb('_id', '=', v(idSlot)), ...scopeParts(runtime, plan, v, eb)])),
+      .where((eb) => eb.and([eb('_id', '=', v(idSlot)), ...scopeParts(definition, plan, v, eb)])),
   );
 }

@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts';
 import { HttpError, notFound, validationError, type InputError } from '../http/http-error.ts';
 import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import { compileCountList, compileSelectById, compileSelectList, scopeConditions, type RecordScope } from './entity-query.ts';
-import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
+import { definitionOf, type EntityDefinition, type EntityDefinitions } from './entity-definition.ts';
 import { isBlank } from './entity-validator.ts';
 import { MAX_LIMIT, type ListQuery } from './list-query.ts';
 import { newRecordId } from './new-record-id.ts';
@@ -81,10 +81,10 @@ export class EntityService {
 
   constructor(
     private readonly database: Database,
-    readonly runtimes: EntityRuntimeMap,
+    readonly definitions: EntityDefinitions,
   ) {
-    this.hooks = new EntityHookRegistry((entity) => this.runtime(entity));
-    this.references = new RecordReferences(database, runtimes);
+    this.hooks = new EntityHookRegistry((entity) => this.definition(entity));
+    this.references = new RecordReferences(database, definitions);
   }
 
   /**
@@ -93,15 +93,15 @@ export class EntityService {
    * users (no tenant) and system() only; tenant users still read it. Creates, updates, deletes
    * and imports all call it, before anything else is looked at.
    */
-  requireWriter(runtime: EntityRuntime, context: RequestContext): void {
-    if (!runtime.platformWrites || context.tenantId === null || isSystemContext(context)) return;
-    throw new HttpError(403, `${runtime.model.typeName} records are shared by every tenant: only platform administrators (users without a tenant) may create, change or delete them`, {
+  requireWriter(definition: EntityDefinition, context: RequestContext): void {
+    if (!definition.platformWrites || context.tenantId === null || isSystemContext(context)) return;
+    throw new HttpError(403, `${definition.model.typeName} records are shared by every tenant: only platform administrators (users without a tenant) may create, change or delete them`, {
       i18nMessage: 'error.platformOnly',
     });
   }
 
-  runtime(entity: string): EntityRuntime {
-    return runtimeOf(this.runtimes, entity);
+  definition(entity: string): EntityDefinition {
+    return definitionOf(this.definitions, entity);
   }
 
   /** Registers lifecycle hooks of one entity (see EntityHooks for when each runs). */
@@ -110,36 +110,36 @@ export class EntityService {
   }
 
   /**
-   * Runs `work` under the entity's `serialise` hook (e.g. a lock), as its writes run; imports
+   * Runs `work` under the entity's `writeLock` hook (e.g. a lock), as its writes run; imports
    * use it, and run their write and its afterChange hooks in a Database.transaction of their own.
    */
-  serialised<T>(entity: string, work: () => Promise<T>): Promise<T> {
-    return this.hooks.serialised(entity, work);
+  underWriteLock<T>(entity: string, work: () => Promise<T>): Promise<T> {
+    return this.hooks.underWriteLock(entity, work);
   }
 
   /** Tenant users see their tenant only; "own only" callers (e.g. userApiKey:myView) their records. */
-  scopeFor(runtime: EntityRuntime, context: RequestContext): RecordScope {
-    const p = runtime.model.permissions;
+  scopeFor(definition: EntityDefinition, context: RequestContext): RecordScope {
+    const p = definition.model.permissions;
     const ownOnly =
       !hasPermission(context, p.view) &&
       !hasPermission(context, p.manage) &&
       (hasPermission(context, p.viewOwn) || hasPermission(context, p.createOwn));
     const scope: RecordScope = {
-      tenantId: runtime.tenantColumn ? context.tenantId : null,
-      ownerId: runtime.ownerColumn && context.userId && ownOnly ? context.userId : null,
+      tenantId: definition.tenantColumn ? context.tenantId : null,
+      ownerId: definition.ownerColumn && context.userId && ownOnly ? context.userId : null,
     };
-    this.hooks.scope(runtime.model.name, context, scope);
+    this.hooks.scope(definition.model.name, context, scope);
     return scope;
   }
 
   async paginate(entity: string, context: RequestContext, query: ListQuery): Promise<{ items: EntityRecord[]; total: number }> {
-    const runtime = this.runtime(entity);
-    const scope = this.scopeFor(runtime, context);
+    const definition = this.definition(entity);
+    const scope = this.scopeFor(definition, context);
     const [rows, total] = await Promise.all([
-      this.database.all(compileSelectList(this.database, runtime, scope, query, runtime.selectColumns)),
-      this.count(compileCountList(this.database, runtime, scope, query)),
+      this.database.all(compileSelectList(this.database, definition, scope, query, definition.selectColumns)),
+      this.count(compileCountList(this.database, definition, scope, query)),
     ]);
-    return { items: await this.toRecords(runtime, rows, context), total };
+    return { items: await this.toRecords(definition, rows, context), total };
   }
 
   private async count(query: CompiledQuery): Promise<number> {
@@ -160,9 +160,9 @@ export class EntityService {
   }
 
   async find(entity: string, context: RequestContext, query: ListQuery, options: ReadOptions = {}): Promise<EntityRecord[]> {
-    const runtime = this.runtime(entity);
-    const rows = await this.database.all(compileSelectList(this.database, runtime, this.scopeFor(runtime, context), query, runtime.selectColumns));
-    return this.toRecords(runtime, rows, context, options);
+    const definition = this.definition(entity);
+    const rows = await this.database.all(compileSelectList(this.database, definition, this.scopeFor(definition, context), query, definition.selectColumns));
+    return this.toRecords(definition, rows, context, options);
   }
 
   async findOne(entity: string, context: RequestContext, query: ListQuery): Promise<EntityRecord> {
@@ -172,10 +172,10 @@ export class EntityService {
   }
 
   async findById(entity: string, context: RequestContext, id: string, options: ReadOptions = {}): Promise<EntityRecord> {
-    const runtime = this.runtime(entity);
-    const row = await this.loadRow(runtime, this.scopeFor(runtime, context), id);
+    const definition = this.definition(entity);
+    const row = await this.loadRow(definition, this.scopeFor(definition, context), id);
     if (!row) throw notFound(`${entity} ${id} not found`);
-    const [record] = await this.toRecords(runtime, [row], context, options);
+    const [record] = await this.toRecords(definition, [row], context, options);
     return record;
   }
 
@@ -183,31 +183,31 @@ export class EntityService {
   async findByIds(entity: string, context: RequestContext, ids: string[], options: ReadOptions = {}): Promise<EntityRecord[]> {
     if (ids.length > MAX_LIMIT) throw new HttpError(400, `At most ${MAX_LIMIT} ids per call; got ${ids.length}`);
     if (ids.length === 0) return [];
-    const runtime = this.runtime(entity);
-    const scope = this.scopeFor(runtime, context);
+    const definition = this.definition(entity);
+    const scope = this.scopeFor(definition, context);
     const rows = await this.database.all(
       this.database.kysely
-        .selectFrom(runtime.table)
-        .select(runtime.selectColumns)
-        .where((eb) => eb.and([eb('_id', 'in', ids), ...scopeConditions(runtime, scope, eb)]))
+        .selectFrom(definition.table)
+        .select(definition.selectColumns)
+        .where((eb) => eb.and([eb('_id', 'in', ids), ...scopeConditions(definition, scope, eb)]))
         .compile(),
     );
     const byId = new Map(rows.map((row) => [String(row._id), row]));
     const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-    return this.toRecords(runtime, ordered, context, options);
+    return this.toRecords(definition, ordered, context, options);
   }
 
   async create(entity: string, context: RequestContext, body: unknown, options: CreateOptions = {}): Promise<EntityRecord> {
     if (options.id !== undefined && !isSystemContext(context)) throw new Error('create(..., { id }) is for system() writes only');
-    return this.hooks.serialised(entity, () => this.database.transaction(() => this.createNow(entity, context, body, options)));
+    return this.hooks.underWriteLock(entity, () => this.database.transaction(() => this.createNow(entity, context, body, options)));
   }
 
   private async createNow(entity: string, context: RequestContext, body: unknown, options: CreateOptions): Promise<EntityRecord> {
-    const runtime = this.runtime(entity);
-    const prepared = await this.prepareInsert(runtime, context, body, undefined, options.id);
+    const definition = this.definition(entity);
+    const prepared = await this.prepareInsert(definition, context, body, undefined, options.id);
     if (!prepared.ok) throw this.rejection(prepared.errors, prepared.status);
     await this.database.run(prepared.insert.query).catch((error: unknown) => {
-      throw this.uniqueViolation(runtime, error, prepared.insert.uniqueValues.map((u) => u.field));
+      throw this.uniqueViolation(definition, error, prepared.insert.uniqueValues.map((u) => u.field));
     });
     const record = await this.findById(entity, context, prepared.insert.id, options);
     await this.hooks.afterChange({ entity, operation: 'create', context, id: prepared.insert.id, data: prepared.values, original: null, record });
@@ -220,61 +220,61 @@ export class EntityService {
    * unique lookups done per slice of rows, import-batch-checks.ts).
    */
   async prepareInsert(
-    runtime: EntityRuntime,
+    definition: EntityDefinition,
     context: RequestContext,
     body: unknown,
     checks?: InsertChecks,
     /** A system() create's chosen _id (CreateOptions.id); otherwise a new time-ordered one. */
     chosenId?: string,
   ): Promise<{ ok: true; insert: PreparedInsert; values: Record<string, unknown>; reply: Record<string, unknown> } | { ok: false; errors: InputError[]; status: 400 | 409 }> {
-    const entity = runtime.model.name;
-    this.requireWriter(runtime, context);
-    const input = sanitiseBody(runtime, body);
+    const entity = definition.model.name;
+    this.requireWriter(definition, context);
+    const input = sanitiseBody(definition, body);
     if (this.hooks.has(entity, 'beforeValidate')) {
       await this.hooks.run('beforeValidate', { entity, operation: 'create', context, id: null, data: input, original: null });
     }
-    for (const field of runtime.model.fields) {
+    for (const field of definition.model.fields) {
       if (input[field.name] === undefined && !field.readonly && field.default !== null) {
         input[field.name] = structuredClone(field.default);
       }
     }
-    const errors = runtime.validateCreate(input);
+    const errors = definition.validateCreate(input);
     if (errors.length > 0) return { ok: false, errors, status: 400 };
     const values: Record<string, unknown> = { ...input };
     // A read-only field is not the caller's to set, but it still starts at its default (a role
     // created through the API is not read-only: false, not null).
-    for (const field of runtime.model.fields) {
+    for (const field of definition.model.fields) {
       if (field.readonly && values[field.name] === undefined && field.default !== null) values[field.name] = structuredClone(field.default);
     }
-    this.systemReadonly(runtime, context, body, values);
-    const { tenantColumn, ownerColumn } = runtime;
+    this.systemReadonly(definition, context, body, values);
+    const { tenantColumn, ownerColumn } = definition;
     if (tenantColumn) {
       // A tenant user always writes into their own tenant, whatever the body says.
       if (context.tenantId !== null) values[tenantColumn] = context.tenantId;
-      else if (!runtime.fields.has(tenantColumn)) values[tenantColumn] = null;
+      else if (!definition.fields.has(tenantColumn)) values[tenantColumn] = null;
     }
     if (ownerColumn && context.userId) values[ownerColumn] = context.userId;
-    const refErrors = await this.missingRefs(runtime, context, input, checks);
+    const refErrors = await this.missingRefs(definition, context, input, checks);
     if (refErrors.length > 0) return { ok: false, errors: refErrors, status: 400 };
     await this.hooks.run('beforeChange', { entity, operation: 'create', context, id: null, data: { ...values }, original: null });
     const tenant = tenantColumn ? (values[tenantColumn] ?? null) : null;
-    const uniqueErrors = await this.duplicates(runtime, input, tenant, null, checks);
+    const uniqueErrors = await this.duplicates(definition, input, tenant, null, checks);
     if (uniqueErrors.length > 0) return { ok: false, errors: uniqueErrors, status: 409 };
     const reply: Record<string, unknown> = {};
     await this.hooks.beforeInsert({ entity, context, values, reply });
     const clear = { ...values };
-    await this.encodeSecrets(runtime, values);
+    await this.encodeSecrets(definition, values);
     const id = chosenId ?? newRecordId();
     const now = new Date().toISOString();
-    const row = encodeValues(runtime, this.database.dialect, { ...values, _id: id, createdAt: now, updatedAt: now });
+    const row = encodeValues(definition, this.database.dialect, { ...values, _id: id, createdAt: now, updatedAt: now });
     return {
       ok: true,
       values: clear,
       reply,
       insert: {
         id,
-        query: compileInsert(this.database, runtime.table, row),
-        uniqueValues: runtime.uniqueFields
+        query: compileInsert(this.database, definition.table, row),
+        uniqueValues: definition.uniqueFields
           .filter((f) => input[f.name] !== undefined && input[f.name] !== null)
           .map((f) => ({ field: f.name, value: input[f.name], tenant: f.validation.uniqueGlobal ? null : tenant })),
       },
@@ -288,56 +288,56 @@ export class EntityService {
    */
   async update(entity: string, context: RequestContext, id: string, body: unknown, options: UpdateOptions = {}): Promise<EntityRecord> {
     if (options.touch === false && !isSystemContext(context)) throw new Error('update(..., { touch: false }) is for system() writes only');
-    return this.hooks.serialised(entity, () => this.database.transaction(() => this.updateNow(entity, context, id, body, options)));
+    return this.hooks.underWriteLock(entity, () => this.database.transaction(() => this.updateNow(entity, context, id, body, options)));
   }
 
   private async updateNow(entity: string, context: RequestContext, id: string, body: unknown, options: UpdateOptions): Promise<EntityRecord> {
-    const runtime = this.runtime(entity);
-    const scope = this.scopeFor(runtime, context);
-    const row = await this.loadRow(runtime, scope, id);
+    const definition = this.definition(entity);
+    const scope = this.scopeFor(definition, context);
+    const row = await this.loadRow(definition, scope, id);
     if (!row) throw notFound(`${entity} ${id} not found`);
-    this.requireWriter(runtime, context);
-    const input = sanitiseBody(runtime, body);
+    this.requireWriter(definition, context);
+    const input = sanitiseBody(definition, body);
     const hooked = this.hooks.of(entity).length > 0;
-    const original = hooked ? (await this.toRecords(runtime, [row]))[0] : null;
+    const original = hooked ? (await this.toRecords(definition, [row]))[0] : null;
     if (hooked) await this.hooks.run('beforeValidate', { entity, operation: 'update', context, id, data: input, original });
-    const { tenantColumn } = runtime;
+    const { tenantColumn } = definition;
     // Moving a record to another tenant is not a tenant user's call.
     if (tenantColumn && context.tenantId !== null) delete input[tenantColumn];
-    const stored = decodeRow(runtime, this.database.dialect, row);
+    const stored = decodeRow(definition, this.database.dialect, row);
     const merged: Record<string, unknown> = {};
-    for (const field of runtime.model.fields) {
+    for (const field of definition.model.fields) {
       // Stored nulls count as absent: a column added by a migration is NULL in old rows.
       if (!field.readonly && !field.secret && stored[field.name] !== null && stored[field.name] !== undefined) {
         merged[field.name] = stored[field.name];
       }
     }
     Object.assign(merged, input);
-    const errors = runtime.validateUpdate(merged);
+    const errors = definition.validateUpdate(merged);
     if (errors.length > 0) throw this.rejection(errors, 400);
-    const refErrors = await this.missingRefs(runtime, context, input);
+    const refErrors = await this.missingRefs(definition, context, input);
     if (refErrors.length > 0) throw this.rejection(refErrors, 400);
     const readonlyValues: Record<string, unknown> = {};
-    this.systemReadonly(runtime, context, body, readonlyValues);
+    this.systemReadonly(definition, context, body, readonlyValues);
     const event: WriteEvent = { entity, operation: 'update', context, id, data: { ...input, ...readonlyValues }, original };
     await this.hooks.run('beforeChange', event);
     const tenant = tenantColumn ? (merged[tenantColumn] ?? stored[tenantColumn] ?? null) : null;
-    const uniqueErrors = await this.duplicates(runtime, input, tenant, id);
+    const uniqueErrors = await this.duplicates(definition, input, tenant, id);
     if (uniqueErrors.length > 0) throw this.rejection(uniqueErrors, 409);
-    await this.encodeSecrets(runtime, input);
-    const values = encodeValues(runtime, this.database.dialect, {
+    await this.encodeSecrets(definition, input);
+    const values = encodeValues(definition, this.database.dialect, {
       ...input,
       ...readonlyValues,
       ...(options.touch === false ? {} : { updatedAt: new Date().toISOString() }),
     });
     await this.database.run(
       this.database.kysely
-        .updateTable(runtime.table)
+        .updateTable(definition.table)
         .set(values)
-        .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(runtime, scope, eb)]))
+        .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(definition, scope, eb)]))
         .compile(),
     ).catch((error: unknown) => {
-      throw this.uniqueViolation(runtime, error, Object.keys(input));
+      throw this.uniqueViolation(definition, error, Object.keys(input));
     });
     const record = await this.findById(entity, context, id, options);
     await this.hooks.afterChange({ ...event, record });
@@ -345,28 +345,28 @@ export class EntityService {
   }
 
   async delete(entity: string, context: RequestContext, id: string): Promise<void> {
-    return this.hooks.serialised(entity, () => this.database.transaction(() => this.deleteNow(entity, context, id)));
+    return this.hooks.underWriteLock(entity, () => this.database.transaction(() => this.deleteNow(entity, context, id)));
   }
 
   private async deleteNow(entity: string, context: RequestContext, id: string): Promise<void> {
-    const runtime = this.runtime(entity);
-    const scope = this.scopeFor(runtime, context);
+    const definition = this.definition(entity);
+    const scope = this.scopeFor(definition, context);
     // Loaded first, so a record out of the caller's scope is a 404 before anything says it exists.
-    const row = await this.loadRow(runtime, scope, id);
+    const row = await this.loadRow(definition, scope, id);
     if (!row) throw notFound(`${entity} ${id} not found`);
-    this.requireWriter(runtime, context);
+    this.requireWriter(definition, context);
     if (this.hooks.has(entity, 'beforeDelete')) {
-      const [original] = await this.toRecords(runtime, [row]);
+      const [original] = await this.toRecords(definition, [row]);
       await this.hooks.run('beforeDelete', { entity, operation: 'delete', context, id, data: {}, original });
     }
     // In use: refused (409 with the counts); optional refs declared onDelete "clear" are emptied
     // in this same transaction. A required reference is never left pointing at nothing.
-    await this.references.refuseInUse(runtime, id, String(row[runtime.model.displayField] ?? id));
-    await this.references.clear(runtime, id);
+    await this.references.refuseInUse(definition, id, String(row[definition.model.displayField] ?? id));
+    await this.references.clear(definition, id);
     const changes = await this.database.run(
       this.database.kysely
-        .deleteFrom(runtime.table)
-        .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(runtime, scope, eb)]))
+        .deleteFrom(definition.table)
+        .where((eb) => eb.and([eb('_id', '=', id), ...scopeConditions(definition, scope, eb)]))
         .compile(),
     );
     if (changes === 0) throw notFound(`${entity} ${id} not found`);
@@ -376,10 +376,10 @@ export class EntityService {
    * Decoded, ref-populated records of raw rows; with a context, as that caller reads them
    * (afterRead hooks run). Without one (exports), the rows as stored.
    */
-  async toRecords(runtime: EntityRuntime, rows: Record<string, unknown>[], context?: RequestContext, options: ReadOptions = {}): Promise<EntityRecord[]> {
-    const records = decodeRows(runtime, this.database.dialect, rows);
-    if (options.populate !== false) await populateRefs(this.database, this.runtimes, runtime, records);
-    if (context) await this.hooks.afterRead(runtime.model.name, context, records);
+  async toRecords(definition: EntityDefinition, rows: Record<string, unknown>[], context?: RequestContext, options: ReadOptions = {}): Promise<EntityRecord[]> {
+    const records = decodeRows(definition, this.database.dialect, rows);
+    if (options.populate !== false) await populateRefs(this.database, this.definitions, definition, records);
+    if (context) await this.hooks.afterRead(definition.model.name, context, records);
     return records;
   }
 
@@ -388,10 +388,10 @@ export class EntityService {
    * from the raw body into `values`, unvalidated (the caller is the server itself). Anyone
    * else's read-only fields were dropped by sanitiseBody.
    */
-  private systemReadonly(runtime: EntityRuntime, context: RequestContext, body: unknown, values: Record<string, unknown>): void {
+  private systemReadonly(definition: EntityDefinition, context: RequestContext, body: unknown, values: Record<string, unknown>): void {
     if (!isSystemContext(context)) return;
     const raw = body as Record<string, unknown>;
-    for (const field of runtime.model.fields) {
+    for (const field of definition.model.fields) {
       if (field.readonly && Object.hasOwn(raw, field.name) && raw[field.name] !== undefined) values[field.name] = raw[field.name];
     }
   }
@@ -406,11 +406,11 @@ export class EntityService {
    * 409 the check gives, naming the field(s) when the database says which. Anything else is
    * passed through unchanged.
    */
-  private uniqueViolation(runtime: EntityRuntime, error: unknown, candidates: string[]): unknown {
+  private uniqueViolation(definition: EntityDefinition, error: unknown, candidates: string[]): unknown {
     const e = error as { code?: unknown; message?: unknown; constraint?: unknown; detail?: unknown };
     if (!this.database.dialect.isUniqueViolation(error)) return error;
     const text = `${String(e.message ?? '')} ${String(e.constraint ?? '')} ${String(e.detail ?? '')}`;
-    const unique = runtime.uniqueFields.filter((f) => candidates.includes(f.name));
+    const unique = definition.uniqueFields.filter((f) => candidates.includes(f.name));
     const named = unique.filter((f) => new RegExp(`\\b${f.name}\\b`).test(text));
     const fields = named.length > 0 ? named : unique;
     if (fields.length === 0) return error;
@@ -418,8 +418,8 @@ export class EntityService {
   }
 
   /** Secret fields in `values` replaced, in place, by their stored form (password -> hash). */
-  private async encodeSecrets(runtime: EntityRuntime, values: Record<string, unknown>): Promise<void> {
-    for (const field of runtime.model.fields) {
+  private async encodeSecrets(definition: EntityDefinition, values: Record<string, unknown>): Promise<void> {
+    for (const field of definition.model.fields) {
       const value = values[field.name];
       if (!field.secret || typeof value !== 'string') continue;
       const encode = SECRET_ENCODERS[field.type];
@@ -427,18 +427,18 @@ export class EntityService {
     }
   }
 
-  private async loadRow(runtime: EntityRuntime, scope: RecordScope, id: string) {
-    return this.database.first(compileSelectById(this.database, runtime, scope, id, runtime.selectColumns));
+  private async loadRow(definition: EntityDefinition, scope: RecordScope, id: string) {
+    return this.database.first(compileSelectById(this.database, definition, scope, id, definition.selectColumns));
   }
 
   /** Ref ids in the input that point at no record the caller can see. */
-  private async missingRefs(runtime: EntityRuntime, context: RequestContext, input: Record<string, unknown>, checks?: InsertChecks): Promise<InputError[]> {
+  private async missingRefs(definition: EntityDefinition, context: RequestContext, input: Record<string, unknown>, checks?: InsertChecks): Promise<InputError[]> {
     const errors: InputError[] = [];
-    for (const field of runtime.refFields) {
+    for (const field of definition.refFields) {
       const value = input[field.name];
       const ids = field.type === 'array.ref' ? (Array.isArray(value) ? value : []) : isBlank(value) || value === undefined ? [] : [value];
       if (ids.length === 0) continue;
-      const target = this.runtime(field.ref!.entity);
+      const target = this.definition(field.ref!.entity);
       const scope: RecordScope = { tenantId: target.tenantColumn ? context.tenantId : null, ownerId: null };
       // In chunks: one `IN (...)` with every id of a huge list exceeds the database's bound
       // parameters (SQLite: 32,766) and was a 500 (tests/fuzz).
@@ -468,28 +468,28 @@ export class EntityService {
   }
 
   /** Unique fields of the input already used by another record (per tenant unless uniqueGlobal). */
-  private async duplicates(runtime: EntityRuntime, input: Record<string, unknown>, tenant: unknown, exceptId: string | null, checks?: InsertChecks): Promise<InputError[]> {
+  private async duplicates(definition: EntityDefinition, input: Record<string, unknown>, tenant: unknown, exceptId: string | null, checks?: InsertChecks): Promise<InputError[]> {
     const errors: InputError[] = [];
-    for (const field of runtime.uniqueFields) {
+    for (const field of definition.uniqueFields) {
       const value = input[field.name];
       if (value === undefined || value === null) continue;
-      if (checks?.valueTaken(runtime, field, value, tenant) ?? (await this.valueTaken(runtime, field, value, tenant, exceptId))) {
+      if (checks?.valueTaken(definition, field, value, tenant) ?? (await this.valueTaken(definition, field, value, tenant, exceptId))) {
         errors.push({ field: field.name, reason: field.validation.messages.unique ?? UNIQUE_REASON });
       }
     }
     return errors;
   }
 
-  private async valueTaken(runtime: EntityRuntime, field: FieldModel, value: unknown, tenant: unknown, exceptId: string | null) {
-    const column = runtime.columns.get(field.name)!;
-    const perTenant = runtime.tenantColumn !== null && !field.validation.uniqueGlobal;
+  private async valueTaken(definition: EntityDefinition, field: FieldModel, value: unknown, tenant: unknown, exceptId: string | null) {
+    const column = definition.columns.get(field.name)!;
+    const perTenant = definition.tenantColumn !== null && !field.validation.uniqueGlobal;
     const row = await this.database.first(
       this.database.kysely
-        .selectFrom(runtime.table)
+        .selectFrom(definition.table)
         .select('_id')
         .where((eb) => {
           const parts = [eb(field.name, '=', this.database.dialect.encode(column.type, value))];
-          if (perTenant) parts.push(tenant === null ? eb(runtime.tenantColumn!, 'is', null) : eb(runtime.tenantColumn!, '=', tenant));
+          if (perTenant) parts.push(tenant === null ? eb(definition.tenantColumn!, 'is', null) : eb(definition.tenantColumn!, '=', tenant));
           if (exceptId) parts.push(eb('_id', '!=', exceptId));
           return eb.and(parts);
         })

@@ -2,7 +2,7 @@ import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { scopeConditions, type RecordScope } from './entity-query.ts';
-import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
+import { definitionOf, type EntityDefinition, type EntityDefinitions } from './entity-definition.ts';
 import { isBlank } from './entity-validator.ts';
 import { fieldType } from '../../contract/field-types/field-types.ts';
 
@@ -16,9 +16,9 @@ const VALUES_PER_QUERY = 500;
  */
 export interface InsertChecks {
   /** Whether `id` is a record of `target` in the caller's scope, if known. */
-  refExists(target: EntityRuntime, id: string): boolean | undefined;
-  /** Whether another record of `runtime` holds `value` in `field` (for `tenant` unless global), if known. */
-  valueTaken(runtime: EntityRuntime, field: FieldModel, value: unknown, tenant: unknown): boolean | undefined;
+  refExists(target: EntityDefinition, id: string): boolean | undefined;
+  /** Whether another record of `definition` holds `value` in `field` (for `tenant` unless global), if known. */
+  valueTaken(definition: EntityDefinition, field: FieldModel, value: unknown, tenant: unknown): boolean | undefined;
 }
 
 /**
@@ -39,15 +39,15 @@ export class ImportBatchChecks implements InsertChecks {
 
   constructor(
     private readonly database: Database,
-    private readonly runtimes: EntityRuntimeMap,
+    private readonly definitions: EntityDefinitions,
     private readonly context: RequestContext,
   ) {}
 
   /** Looks up, in a few queries, every ref id and unique value of `bodies` not looked up yet. */
-  async load(runtime: EntityRuntime, bodies: readonly Record<string, unknown>[]): Promise<void> {
+  async load(definition: EntityDefinition, bodies: readonly Record<string, unknown>[]): Promise<void> {
     const wantedIds = new Map<string, Set<string>>();
-    for (const field of runtime.refFields) {
-      const target = runtimeOf(this.runtimes, field.ref!.entity);
+    for (const field of definition.refFields) {
+      const target = definitionOf(this.definitions, field.ref!.entity);
       const known = this.refsOf(target);
       let wanted = wantedIds.get(target.model.name);
       if (!wanted) wantedIds.set(target.model.name, (wanted = new Set()));
@@ -60,53 +60,53 @@ export class ImportBatchChecks implements InsertChecks {
         }
       }
     }
-    for (const [entity, ids] of wantedIds) if (ids.size > 0) await this.loadRefs(runtimeOf(this.runtimes, entity), [...ids]);
+    for (const [entity, ids] of wantedIds) if (ids.size > 0) await this.loadRefs(definitionOf(this.definitions, entity), [...ids]);
 
-    for (const field of runtime.uniqueFields) {
-      if (runtime.columns.get(field.name)?.type !== 'text') continue;
-      const known = this.uniquesOf(runtime, field);
+    for (const field of definition.uniqueFields) {
+      if (definition.columns.get(field.name)?.type !== 'text') continue;
+      const known = this.uniquesOf(definition, field);
       const wanted = new Set<string>();
       for (const body of bodies) {
         const value = body[field.name];
         if (typeof value === 'string' && !known.checked.has(value)) wanted.add(value);
       }
-      if (wanted.size > 0) await this.loadUniques(runtime, field, [...wanted]);
+      if (wanted.size > 0) await this.loadUniques(definition, field, [...wanted]);
     }
   }
 
-  refExists(target: EntityRuntime, id: string): boolean | undefined {
+  refExists(target: EntityDefinition, id: string): boolean | undefined {
     const known = this.refs.get(target.model.name);
     if (!known?.checked.has(id)) return undefined;
     return known.existing.has(id);
   }
 
-  valueTaken(runtime: EntityRuntime, field: FieldModel, value: unknown, tenant: unknown): boolean | undefined {
-    if (typeof value !== 'string' || runtime.columns.get(field.name)?.type !== 'text') return undefined;
-    const known = this.uniques.get(`${runtime.model.name}\u0000${field.name}`);
+  valueTaken(definition: EntityDefinition, field: FieldModel, value: unknown, tenant: unknown): boolean | undefined {
+    if (typeof value !== 'string' || definition.columns.get(field.name)?.type !== 'text') return undefined;
+    const known = this.uniques.get(`${definition.model.name}\u0000${field.name}`);
     if (!known?.checked.has(value)) return undefined;
     const holders = known.holders.get(value);
     if (!holders) return false;
-    const perTenant = runtime.tenantColumn !== null && !field.validation.uniqueGlobal;
+    const perTenant = definition.tenantColumn !== null && !field.validation.uniqueGlobal;
     if (!perTenant) return true;
     if (tenant !== null && typeof tenant !== 'string') return undefined;
     return holders.has(tenant);
   }
 
-  private refsOf(target: EntityRuntime) {
+  private refsOf(target: EntityDefinition) {
     let known = this.refs.get(target.model.name);
     if (!known) this.refs.set(target.model.name, (known = { checked: new Set(), existing: new Set() }));
     return known;
   }
 
-  private uniquesOf(runtime: EntityRuntime, field: FieldModel) {
-    const key = `${runtime.model.name}\u0000${field.name}`;
+  private uniquesOf(definition: EntityDefinition, field: FieldModel) {
+    const key = `${definition.model.name}\u0000${field.name}`;
     let known = this.uniques.get(key);
     if (!known) this.uniques.set(key, (known = { checked: new Set(), holders: new Map() }));
     return known;
   }
 
   /** As EntityService.missingRefs scopes its lookup: the caller's tenant when the target has one. */
-  private async loadRefs(target: EntityRuntime, ids: string[]): Promise<void> {
+  private async loadRefs(target: EntityDefinition, ids: string[]): Promise<void> {
     const known = this.refsOf(target);
     const scope: RecordScope = { tenantId: target.tenantColumn ? this.context.tenantId : null, ownerId: null };
     for (let start = 0; start < ids.length; start += VALUES_PER_QUERY) {
@@ -124,14 +124,14 @@ export class ImportBatchChecks implements InsertChecks {
   }
 
   /** Every stored record holding one of `values`, whatever its tenant (the tenant is compared per row). */
-  private async loadUniques(runtime: EntityRuntime, field: FieldModel, values: string[]): Promise<void> {
-    const known = this.uniquesOf(runtime, field);
-    const tenantColumn = runtime.tenantColumn;
+  private async loadUniques(definition: EntityDefinition, field: FieldModel, values: string[]): Promise<void> {
+    const known = this.uniquesOf(definition, field);
+    const tenantColumn = definition.tenantColumn;
     for (let start = 0; start < values.length; start += VALUES_PER_QUERY) {
       const slice = values.slice(start, start + VALUES_PER_QUERY);
       const rows = await this.database.all(
         this.database.kysely
-          .selectFrom(runtime.table)
+          .selectFrom(definition.table)
           .select(tenantColumn ? [field.name, tenantColumn] : [field.name])
           .where(field.name, 'in', slice)
           .compile(),

@@ -2,7 +2,7 @@ import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import type { RequestContext } from '../http/request-context.ts';
 import { scopeConditions, type RecordScope } from './entity-query.ts';
-import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
+import { definitionOf, type EntityDefinition, type EntityDefinitions } from './entity-definition.ts';
 import { isPlainObject } from './entity-validator.ts';
 import type { ImportRowError } from './entity-importer.ts';
 import { fieldType } from '../../contract/field-types/field-types.ts';
@@ -37,12 +37,12 @@ export class ImportRefResolver {
 
   constructor(
     private readonly database: Database,
-    private readonly runtimes: EntityRuntimeMap,
+    private readonly definitions: EntityDefinitions,
     private readonly context: RequestContext,
   ) {}
 
-  async resolve(runtime: EntityRuntime, items: readonly ImportItem[]): Promise<void> {
-    for (const field of runtime.refFields) {
+  async resolve(definition: EntityDefinition, items: readonly ImportItem[]): Promise<void> {
+    for (const field of definition.refFields) {
       const cache = this.cacheOf(field);
       const wanted = new Set<string>();
       for (const item of items) {
@@ -86,7 +86,7 @@ export class ImportRefResolver {
 
   private async load(field: FieldModel, values: string[], cache: Map<string, Resolution>): Promise<void> {
     const { entity, display } = field.ref!;
-    const target = runtimeOf(this.runtimes, entity);
+    const target = definitionOf(this.definitions, entity);
     // As the create's own ref check: the caller's tenant (or every tenant for a platform caller).
     const scope: RecordScope = { tenantId: target.tenantColumn ? this.context.tenantId : null, ownerId: null };
     const byId = await this.select(target, scope, '_id', values, ['_id']);
@@ -109,7 +109,7 @@ export class ImportRefResolver {
     }
   }
 
-  private async select(target: EntityRuntime, scope: RecordScope, column: string, values: string[], columns: string[]) {
+  private async select(target: EntityDefinition, scope: RecordScope, column: string, values: string[], columns: string[]) {
     const rows: Record<string, unknown>[] = [];
     for (let start = 0; start < values.length; start += VALUES_PER_QUERY) {
       const chunk = values.slice(start, start + VALUES_PER_QUERY);

@@ -1,5 +1,5 @@
 import { HttpError, badRequest } from '../http/http-error.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 import { parseFilters, readFilterArguments, type FilterArgument, type ParsedFilter } from './parse-filters.ts';
 
 /** Largest page / find size; bigger reads go through export, which streams. */
@@ -38,7 +38,7 @@ export interface ListQueryDefaults {
 
 /** Reads page, limit, orderBy, order, search and filters; every bad value is a 400 naming it. */
 /** `typedFilters`: filters from a typed transport (GraphQL), read as such instead of `query.filters`. */
-export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults: ListQueryDefaults, typedFilters?: readonly FilterArgument[]): ListQuery {
+export function parseListQuery(definition: EntityDefinition, query: RawQuery, defaults: ListQueryDefaults, typedFilters?: readonly FilterArgument[]): ListQuery {
   const limit = readInteger(query.limit, 'limit', defaults.limit, defaults.maxLimit === null ? 0 : 1);
   if (defaults.maxLimit !== null && limit > defaults.maxLimit) {
     throw badRequest(`limit must be at most ${defaults.maxLimit}; got ${limit}`);
@@ -47,10 +47,10 @@ export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults
   const direction = (query.order ?? 'asc').toLowerCase();
   if (direction !== 'asc' && direction !== 'desc') throw badRequest(`order must be asc or desc; got "${query.order}"`);
   const requested = query.orderBy?.trim() || null;
-  if (requested && !runtime.model.sortFields.includes(requested)) {
-    throw badRequest(`Cannot sort ${runtime.model.name} by "${requested}" (allowed: ${runtime.model.sortFields.join(', ')})`);
+  if (requested && !definition.model.sortFields.includes(requested)) {
+    throw badRequest(`Cannot sort ${definition.model.name} by "${requested}" (allowed: ${definition.model.sortFields.join(', ')})`);
   }
-  const fallback = (defaults.manifestSort ?? defaults.maxLimit !== null) ? runtime.model.table.defaultSort : null;
+  const fallback = (defaults.manifestSort ?? defaults.maxLimit !== null) ? definition.model.table.defaultSort : null;
   const orderBy = requested ?? fallback?.field ?? null;
   // An explicit order applies to the explicit field; the default field brings its own order.
   const order = requested || query.order !== undefined ? direction : (fallback?.order ?? 'asc');
@@ -67,7 +67,7 @@ export function parseListQuery(runtime: EntityRuntime, query: RawQuery, defaults
     orderBy,
     order,
     search,
-    filters: typedFilters ? readFilterArguments(runtime, typedFilters) : parseFilters(runtime, query.filters),
+    filters: typedFilters ? readFilterArguments(definition, typedFilters) : parseFilters(definition, query.filters),
   };
 }
 

@@ -1,7 +1,7 @@
 import { fieldType } from '../../contract/field-types/field-types.ts';
 import { FILTER_OPERATORS, type FieldModel, type FilterOperator } from '../../contract/model/entity-model.ts';
 import { badRequest } from '../http/http-error.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 
 export interface ParsedFilter {
   column: string;
@@ -34,7 +34,7 @@ export interface FilterArgument {
  * may be filtered; values are coerced per field type and anything malformed is a 400 that
  * names the offending filter.
  */
-export function parseFilters(runtime: EntityRuntime, raw: string | undefined): ParsedFilter[] {
+export function parseFilters(definition: EntityDefinition, raw: string | undefined): ParsedFilter[] {
   if (raw === undefined || raw.trim() === '') return [];
   const filters: ParsedFilter[] = [];
   for (const part of raw.split('|')) {
@@ -46,7 +46,7 @@ export function parseFilters(runtime: EntityRuntime, raw: string | undefined): P
     const operator = part.slice(first + 1, second).trim();
     // The value is everything after the second ';', so values may contain ';'.
     const value = part.slice(second + 1);
-    filters.push(buildFilter(runtime, field, checkedOperator(runtime, field, operator, part), value, part));
+    filters.push(buildFilter(definition, field, checkedOperator(definition, field, operator, part), value, part));
     if (filters.length > MAX_FILTERS) throw badRequest(`At most ${MAX_FILTERS} filters may be combined in one query`);
   }
   return filters;
@@ -57,13 +57,13 @@ export function parseFilters(runtime: EntityRuntime, raw: string | undefined): P
  * joining them into its string first: a value holding `|`, `;` or `,` stays one value. Values
  * that are empty (null, '', an empty list) are dropped, as the console's serializer drops them.
  */
-export function readFilterArguments(runtime: EntityRuntime, inputs: readonly FilterArgument[] | undefined): ParsedFilter[] {
+export function readFilterArguments(definition: EntityDefinition, inputs: readonly FilterArgument[] | undefined): ParsedFilter[] {
   const filters: ParsedFilter[] = [];
   for (const input of inputs ?? []) {
     const part = `${input.field};${input.operator};${JSON.stringify(input.value)}`;
     const value = Array.isArray(input.value) ? input.value.map(filterText).filter((item): item is string => item !== undefined) : filterText(input.value);
     if (value === undefined || (Array.isArray(value) && value.length === 0)) continue;
-    filters.push(buildFilter(runtime, input.field, checkedOperator(runtime, input.field, input.operator, part), value, part));
+    filters.push(buildFilter(definition, input.field, checkedOperator(definition, input.field, input.operator, part), value, part));
     if (filters.length > MAX_FILTERS) throw badRequest(`At most ${MAX_FILTERS} filters may be combined in one query`);
   }
   return filters;
@@ -81,9 +81,9 @@ function filterText(value: unknown): string | undefined {
   return undefined;
 }
 
-function checkedOperator(runtime: EntityRuntime, field: string, operator: string, part: string): FilterOperator {
-  if (!runtime.model.filterFields.includes(field)) {
-    throw badRequest(`Unknown filter field "${field}" for ${runtime.model.name} (allowed: ${runtime.model.filterFields.join(', ')})`);
+function checkedOperator(definition: EntityDefinition, field: string, operator: string, part: string): FilterOperator {
+  if (!definition.model.filterFields.includes(field)) {
+    throw badRequest(`Unknown filter field "${field}" for ${definition.model.name} (allowed: ${definition.model.filterFields.join(', ')})`);
   }
   if (!OPERATORS.has(operator)) {
     throw badRequest(`Unknown filter operator "${operator}" in filter "${part}" (allowed: ${FILTER_OPERATORS.join(', ')})`);
@@ -92,11 +92,11 @@ function checkedOperator(runtime: EntityRuntime, field: string, operator: string
 }
 
 /** `raw` is the REST text, or, from a typed transport, the text of each value of a list. */
-function buildFilter(runtime: EntityRuntime, field: string, operator: FilterOperator, raw: string | string[], part: string): ParsedFilter {
+function buildFilter(definition: EntityDefinition, field: string, operator: FilterOperator, raw: string | string[], part: string): ParsedFilter {
   const listed = operator === 'in' || operator === 'nin';
   const long = (Array.isArray(raw) ? raw : listed ? raw.split(',') : [raw]).find((text) => text.length > MAX_FILTER_VALUE_CHARS);
   if (long !== undefined) throw badRequest(`Filter on ${field}: a value may have at most ${MAX_FILTER_VALUE_CHARS} characters; got ${long.length}`);
-  const kind = valueKind(runtime, field);
+  const kind = valueKind(definition, field);
   const list = kind.list;
   if (list && !LIST_OPERATORS.has(operator)) {
     throw badRequest(`Filter "${part}": operator ${operator} does not apply to the list field ${field}`);
@@ -129,10 +129,10 @@ interface ValueKind {
   textual: boolean;
 }
 
-function valueKind(runtime: EntityRuntime, field: string): ValueKind {
+function valueKind(definition: EntityDefinition, field: string): ValueKind {
   if (field === '_id') return { scalar: 'string', list: false, values: null, textual: false };
   if (field === 'createdAt' || field === 'updatedAt') return { scalar: 'timestamp', list: false, values: null, textual: false };
-  const model: FieldModel | undefined = runtime.fields.get(field);
+  const model: FieldModel | undefined = definition.fields.get(field);
   if (!model) {
     // The tenant column of a scoped entity is filterable only when declared as a field.
     throw badRequest(`Unknown filter field "${field}"`);

@@ -1,41 +1,41 @@
 import type { FieldModel } from '../../contract/model/entity-model.ts';
 import { compileShape } from '../db/compiled-shapes.ts';
 import type { Database } from '../db/database.ts';
-import { runtimeKey } from './entity-query.ts';
+import { definitionKey } from './entity-query.ts';
 import { decodeRows } from './record-codec.ts';
-import { runtimeOf, type EntityRuntime, type EntityRuntimeMap } from './entity-runtime.ts';
+import { definitionOf, type EntityDefinition, type EntityDefinitions } from './entity-definition.ts';
 
 /** SQLite allows 32766 parameters; keep IN lists well below it. */
 const IDS_PER_QUERY = 1000;
 
-/** What populating one runtime's refs reads: per target entity, its fields and the columns to load. */
+/** What populating one definition's refs reads: per target entity, its fields and the columns to load. */
 interface PopulatePlan {
   targets: { entity: string; fields: readonly FieldModel[]; columns: string[] }[];
   fields: { field: FieldModel; list: boolean; shown: readonly string[] }[];
 }
 
-/** Plans by runtime and target runtimes (a manifest applied to a running server builds new ones). */
-const plans = new WeakMap<EntityRuntime, WeakMap<EntityRuntimeMap, PopulatePlan>>();
+/** Plans by definition and target definitions (a manifest applied to a running server builds new ones). */
+const plans = new WeakMap<EntityDefinition, WeakMap<EntityDefinitions, PopulatePlan>>();
 
-/** The plan of `runtime`'s ref fields, made once instead of on every page. */
-function planOf(runtimes: EntityRuntimeMap, runtime: EntityRuntime): PopulatePlan {
-  let byRuntimes = plans.get(runtime);
-  if (!byRuntimes) plans.set(runtime, (byRuntimes = new WeakMap()));
-  let plan = byRuntimes.get(runtimes);
+/** The plan of `definition`'s ref fields, made once instead of on every page. */
+function planOf(definitions: EntityDefinitions, definition: EntityDefinition): PopulatePlan {
+  let byRuntimes = plans.get(definition);
+  if (!byRuntimes) plans.set(definition, (byRuntimes = new WeakMap()));
+  let plan = byRuntimes.get(definitions);
   if (plan) return plan;
   const targets: PopulatePlan['targets'] = [];
-  for (const field of runtime.refFields) {
+  for (const field of definition.refFields) {
     const entity = field.ref!.entity;
     let target = targets.find((t) => t.entity === entity);
     if (!target) targets.push((target = { entity, fields: [], columns: ['_id'] }));
     (target.fields as FieldModel[]).push(field);
-    const targetRuntime = runtimeOf(runtimes, entity);
+    const targetRuntime = definitionOf(definitions, entity);
     for (const name of [field.ref!.display, ...field.ref!.populate]) {
       if (targetRuntime.selectColumns.includes(name) && !target.columns.includes(name)) target.columns.push(name);
     }
   }
-  const fields = runtime.refFields.map((field) => ({ field, list: field.type === 'array.ref', shown: [field.ref!.display, ...field.ref!.populate] }));
-  byRuntimes.set(runtimes, (plan = { targets, fields }));
+  const fields = definition.refFields.map((field) => ({ field, list: field.type === 'array.ref', shown: [field.ref!.display, ...field.ref!.populate] }));
+  byRuntimes.set(definitions, (plan = { targets, fields }));
   return plan;
 }
 
@@ -46,12 +46,12 @@ function planOf(runtimes: EntityRuntimeMap, runtime: EntityRuntime): PopulatePla
  */
 export async function populateRefs(
   database: Database,
-  runtimes: EntityRuntimeMap,
-  runtime: EntityRuntime,
+  definitions: EntityDefinitions,
+  definition: EntityDefinition,
   records: Record<string, unknown>[],
 ): Promise<void> {
-  if (records.length === 0 || runtime.refFields.length === 0) return;
-  const plan = planOf(runtimes, runtime);
+  if (records.length === 0 || definition.refFields.length === 0) return;
+  const plan = planOf(definitions, definition);
   // Two fields pointing at one entity share a query.
   const found = new Map<string, Map<string, Record<string, unknown>>>();
   for (const target of plan.targets) {
@@ -63,7 +63,7 @@ export async function populateRefs(
         else if (Array.isArray(value)) for (const id of value) if (typeof id === 'string') ids.add(id);
       }
     }
-    found.set(target.entity, ids.size === 0 ? new Map() : await loadByIds(database, runtimeOf(runtimes, target.entity), [...ids], target.columns));
+    found.set(target.entity, ids.size === 0 ? new Map() : await loadByIds(database, definitionOf(definitions, target.entity), [...ids], target.columns));
   }
   for (const { field, list, shown } of plan.fields) {
     const byId = found.get(field.ref!.entity)!;
@@ -85,17 +85,17 @@ export async function populateRefs(
   }
 }
 
-/** Records of `runtime` by id (decoded, only `columns`), queried in chunks of IDS_PER_QUERY; ids not found are absent. */
-export async function loadByIds(database: Database, runtime: EntityRuntime, ids: string[], columns: string[]): Promise<Map<string, Record<string, unknown>>> {
+/** Records of `definition` by id (decoded, only `columns`), queried in chunks of IDS_PER_QUERY; ids not found are absent. */
+export async function loadByIds(database: Database, definition: EntityDefinition, ids: string[], columns: string[]): Promise<Map<string, Record<string, unknown>>> {
   const byId = new Map<string, Record<string, unknown>>();
   for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
     const chunk = ids.slice(start, start + IDS_PER_QUERY);
     const rows = await database.all(
-      compileShape(database, `${runtimeKey(runtime)}|ids:${chunk.length}|c${columns.join(',')}`, chunk, (v) =>
-        database.kysely.selectFrom(runtime.table).select(columns).where('_id', 'in', chunk.map((_, i) => v(i))),
+      compileShape(database, `${definitionKey(definition)}|ids:${chunk.length}|c${columns.join(',')}`, chunk, (v) =>
+        database.kysely.selectFrom(definition.table).select(columns).where('_id', 'in', chunk.map((_, i) => v(i))),
       ),
     );
-    const records = decodeRows(runtime, database.dialect, rows);
+    const records = decodeRows(definition, database.dialect, rows);
     for (const record of records) byId.set(String(record._id), record);
   }
   return byId;

@@ -1,12 +1,12 @@
 import type { SqlDialect } from '../db/sql-dialect.ts';
 import type { Row } from '../db/database.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 
 type RowReader = (row: Row) => Record<string, unknown>;
 
-/** Readers per runtime, by dialect and the rows' column list (a page, a ref lookup, a find). */
-const readers = new WeakMap<EntityRuntime, Map<string, RowReader>>();
-/** Past this many column lists for one runtime the readers start over (lists come from code, few). */
+/** Readers per definition, by dialect and the rows' column list (a page, a ref lookup, a find). */
+const readers = new WeakMap<EntityDefinition, Map<string, RowReader>>();
+/** Past this many column lists for one definition the readers start over (lists come from code, few). */
 const MAX_READERS = 64;
 
 /**
@@ -17,14 +17,14 @@ const MAX_READERS = 64;
  * Column names come from the manifest and are quoted with JSON.stringify, so the generated source
  * holds no text that could be anything but a property name.
  */
-function readerFor(runtime: EntityRuntime, dialect: SqlDialect, columns: readonly string[]): RowReader {
-  let byColumns = readers.get(runtime);
-  if (!byColumns) readers.set(runtime, (byColumns = new Map()));
+function readerFor(definition: EntityDefinition, dialect: SqlDialect, columns: readonly string[]): RowReader {
+  let byColumns = readers.get(definition);
+  if (!byColumns) readers.set(definition, (byColumns = new Map()));
   const key = `${dialect.name}\u0000${columns.join('\u0000')}`;
   let reader = byColumns.get(key);
   if (reader) return reader;
   const fields = columns.map((name) => {
-    const column = runtime.columns.get(name);
+    const column = definition.columns.get(name);
     const value = `row[${JSON.stringify(name)}]`;
     return `${JSON.stringify(name)}: ${column ? `decode(${JSON.stringify(column.type)}, ${value})` : value}`;
   });
@@ -36,25 +36,25 @@ function readerFor(runtime: EntityRuntime, dialect: SqlDialect, columns: readonl
 }
 
 /** Stored rows (all with the same columns, as one query returns them) back to their API form via the dialect. */
-export function decodeRows(runtime: EntityRuntime, dialect: SqlDialect, rows: readonly Row[]): Record<string, unknown>[] {
+export function decodeRows(definition: EntityDefinition, dialect: SqlDialect, rows: readonly Row[]): Record<string, unknown>[] {
   if (rows.length === 0) return [];
-  const read = readerFor(runtime, dialect, Object.keys(rows[0]));
+  const read = readerFor(definition, dialect, Object.keys(rows[0]));
   const records = new Array<Record<string, unknown>>(rows.length);
   for (let i = 0; i < rows.length; i++) records[i] = read(rows[i]);
   return records;
 }
 
 /** A stored row back to its API form (booleans, parsed JSON) via the dialect. */
-export function decodeRow(runtime: EntityRuntime, dialect: SqlDialect, row: Row): Record<string, unknown> {
-  return readerFor(runtime, dialect, Object.keys(row))(row);
+export function decodeRow(definition: EntityDefinition, dialect: SqlDialect, row: Row): Record<string, unknown> {
+  return readerFor(definition, dialect, Object.keys(row))(row);
 }
 
 /** API values to column values; keys without a column are a programming error. */
-export function encodeValues(runtime: EntityRuntime, dialect: SqlDialect, values: Record<string, unknown>): Row {
+export function encodeValues(definition: EntityDefinition, dialect: SqlDialect, values: Record<string, unknown>): Row {
   const row: Row = {};
   for (const [key, value] of Object.entries(values)) {
-    const column = runtime.columns.get(key);
-    if (!column) throw new Error(`Entity "${runtime.model.name}" has no column "${key}"`);
+    const column = definition.columns.get(key);
+    if (!column) throw new Error(`Entity "${definition.model.name}" has no column "${key}"`);
     row[key] = dialect.encode(column.type, value);
   }
   return row;

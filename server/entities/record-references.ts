@@ -2,11 +2,11 @@ import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
 import { HttpError } from '../http/http-error.ts';
-import type { EntityRuntime, EntityRuntimeMap } from './entity-runtime.ts';
+import type { EntityDefinition, EntityDefinitions } from './entity-definition.ts';
 
 /** The ref fields of one entity that point at another, split by what a delete of the target does. */
 interface Referrer {
-  runtime: EntityRuntime;
+  definition: EntityDefinition;
   restrict: FieldModel[];
   clear: FieldModel[];
 }
@@ -24,14 +24,14 @@ export class RecordReferences {
 
   constructor(
     private readonly database: Database,
-    runtimes: EntityRuntimeMap,
+    definitions: EntityDefinitions,
   ) {
-    for (const runtime of Object.values(runtimes)) {
+    for (const definition of Object.values(definitions)) {
       const byTarget = new Map<string, Referrer>();
-      for (const field of runtime.refFields) {
+      for (const field of definition.refFields) {
         const target = field.ref!.entity;
         let referrer = byTarget.get(target);
-        if (!referrer) byTarget.set(target, (referrer = { runtime, restrict: [], clear: [] }));
+        if (!referrer) byTarget.set(target, (referrer = { definition, restrict: [], clear: [] }));
         // "clear" is for optional single refs only (the generator refuses it elsewhere); treat
         // anything else as restrict, so a hand-made model can never empty a required ref.
         const clears = field.ref!.onDelete === 'clear' && field.type === 'ref' && !field.validation.required;
@@ -50,10 +50,10 @@ export class RecordReferences {
    * record of every entity, whatever the caller may see (the count is all it learns). A record
    * pointing at itself (a role its own child) does not keep itself alive.
    */
-  async refuseInUse(runtime: EntityRuntime, id: string, name: string): Promise<void> {
+  async refuseInUse(definition: EntityDefinition, id: string, name: string): Promise<void> {
     const references: Record<string, number> = {};
     let total = 0;
-    for (const { runtime: from, restrict } of this.referrers.get(runtime.model.name) ?? []) {
+    for (const { definition: from, restrict } of this.referrers.get(definition.model.name) ?? []) {
       if (restrict.length === 0) continue;
       const row = await this.database.first(
         this.database.kysely
@@ -61,7 +61,7 @@ export class RecordReferences {
           .select((eb) => eb.fn.countAll<number>().as('total'))
           .where((eb) => {
             const match = eb.or(restrict.map((field) => this.points(eb, field, id)));
-            return from === runtime ? eb.and([match, eb('_id', '!=', id)]) : match;
+            return from === definition ? eb.and([match, eb('_id', '!=', id)]) : match;
           })
           .compile(),
       );
@@ -72,15 +72,15 @@ export class RecordReferences {
     }
     if (total === 0) return;
     const list = Object.entries(references).map(([entity, count]) => `${entity}: ${count}`).join(', ');
-    throw new HttpError(409, `${runtime.model.name} "${name}" is used by ${total} record${total === 1 ? '' : 's'} (${list}); change or delete them first`, {
+    throw new HttpError(409, `${definition.model.name} "${name}" is used by ${total} record${total === 1 ? '' : 's'} (${list}); change or delete them first`, {
       i18nMessage: 'error.recordInUse',
       details: { references, i18nParams: { count: total } },
     });
   }
 
   /** Sets the "clear" refs pointing at `id` to null (run inside the delete's transaction). */
-  async clear(runtime: EntityRuntime, id: string): Promise<void> {
-    for (const { runtime: from, clear } of this.referrers.get(runtime.model.name) ?? []) {
+  async clear(definition: EntityDefinition, id: string): Promise<void> {
+    for (const { definition: from, clear } of this.referrers.get(definition.model.name) ?? []) {
       for (const field of clear) {
         await this.database.run(this.database.kysely.updateTable(from.table).set({ [field.name]: null }).where(field.name, '=', id).compile());
       }

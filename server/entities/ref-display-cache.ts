@@ -1,6 +1,6 @@
 import type { FieldModel } from '../../contract/model/entity-model.ts';
 import type { Database } from '../db/database.ts';
-import { runtimeOf, type EntityRuntimeMap } from './entity-runtime.ts';
+import { definitionOf, type EntityDefinitions } from './entity-definition.ts';
 import { loadByIds } from './populate-refs.ts';
 
 /** Bounds memory on exports referencing millions of distinct records (e.g. one conversation each). */
@@ -21,7 +21,7 @@ export class RefDisplayCache {
 
   constructor(
     private readonly database: Database,
-    private readonly runtimes: EntityRuntimeMap,
+    private readonly definitions: EntityDefinitions,
   ) {}
 
   /** Makes `display` answer for every id in `wanted` (ids by ref field) with as few queries as possible. */
@@ -54,7 +54,7 @@ export class RefDisplayCache {
 
   private async load(field: FieldModel, ids: string[], known: Map<string, unknown>): Promise<void> {
     const { entity, display } = field.ref!;
-    const target = runtimeOf(this.runtimes, entity);
+    const target = definitionOf(this.definitions, entity);
     // `_id` as the display needs no second column: the id shows itself.
     const shown = display !== '_id' && target.selectColumns.includes(display);
     const found = await loadByIds(this.database, target, ids, shown ? ['_id', display] : ['_id']);

@@ -1,6 +1,6 @@
 import { SYSTEM_FIELDS } from '../../contract/model/entity-model.ts';
 import { HttpError } from '../http/http-error.ts';
-import type { EntityRuntime } from './entity-runtime.ts';
+import type { EntityDefinition } from './entity-definition.ts';
 import { isPlainObject } from './entity-validator.ts';
 import { fieldType } from '../../contract/field-types/field-types.ts';
 
@@ -12,13 +12,13 @@ const SYSTEM = new Set<string>(SYSTEM_FIELDS);
  * populated refs ({ _id, name }) are reduced to their ids. Any other unknown property stays,
  * so validation rejects it by name.
  */
-export function sanitiseBody(runtime: EntityRuntime, body: unknown): Record<string, unknown> {
+export function sanitiseBody(definition: EntityDefinition, body: unknown): Record<string, unknown> {
   if (!isPlainObject(body)) throw new HttpError(400, 'The request body must be a JSON object');
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
-    const field = runtime.fields.get(key);
+    const field = definition.fields.get(key);
     if (!field) {
-      if (SYSTEM.has(key) || key === runtime.tenantColumn) continue;
+      if (SYSTEM.has(key) || key === definition.tenantColumn) continue;
       out[key] = value;
       continue;
     }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { EntityExporter, ExportFile } from '../entities/entity-exporter.ts';
 import type { EntityImporter, ImportJob, ImportReport } from '../entities/entity-importer.ts';
-import type { EntityRuntime } from '../entities/entity-runtime.ts';
+import type { EntityDefinition } from '../entities/entity-definition.ts';
 import type { RawQuery } from '../entities/list-query.ts';
 import type { FilterArgument } from '../entities/parse-filters.ts';
 import type { RequestContext } from '../http/request-context.ts';
@@ -32,7 +32,7 @@ interface ExportPayload {
 
 export interface FileJobs {
   queueImport(job: ImportJob, context: RequestContext): Promise<ImportReport>;
-  queueExport(runtime: EntityRuntime, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile>;
+  queueExport(definition: EntityDefinition, context: RequestContext, raw: RawQuery, typedFilters?: readonly FilterArgument[]): Promise<ExportFile>;
 }
 
 /**
@@ -47,7 +47,7 @@ export function registerFileJobs(jobs: JobQueue, deps: {
   exports: ExportFiles;
   exporter: () => EntityExporter;
   importer: () => EntityImporter;
-  runtime: (entity: string) => EntityRuntime;
+  definition: (entity: string) => EntityDefinition;
   sweepEveryMs: number;
 }): FileJobs {
   const uploads = privateFolder(deps.dataDir, JOB_UPLOADS_DIR);
@@ -74,7 +74,7 @@ export function registerFileJobs(jobs: JobQueue, deps: {
     maxAttempts: 2,
     retryOnError: true,
     run: async ({ payload, context, progress }) =>
-      deps.exporter().write(deps.runtime(payload.entity), context, payload.raw, payload.typedFilters ?? undefined, (rows) => progress(rows, 0, 'writing')),
+      deps.exporter().write(deps.definition(payload.entity), context, payload.raw, payload.typedFilters ?? undefined, (rows) => progress(rows, 0, 'writing')),
   });
 
   jobs.handle('export-sweep', {
@@ -98,9 +98,9 @@ export function registerFileJobs(jobs: JobQueue, deps: {
       if (!queued) throw new Error('An import job cannot be refused as a duplicate');
       return (await jobs.outcome(queued.id)) as ImportReport;
     },
-    async queueExport(runtime, context, raw, typedFilters) {
-      const payload: ExportPayload = { entity: runtime.model.name, raw: { ...raw }, typedFilters: typedFilters ? [...typedFilters] : null };
-      const { result } = await jobs.run({ kind: 'export', payload, context, subject: { entity: runtime.model.name, label: (raw.format ?? 'JSON').toUpperCase() } });
+    async queueExport(definition, context, raw, typedFilters) {
+      const payload: ExportPayload = { entity: definition.model.name, raw: { ...raw }, typedFilters: typedFilters ? [...typedFilters] : null };
+      const { result } = await jobs.run({ kind: 'export', payload, context, subject: { entity: definition.model.name, label: (raw.format ?? 'JSON').toUpperCase() } });
       return result as ExportFile;
     },
   };

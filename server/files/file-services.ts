@@ -72,7 +72,7 @@ export function createFileServices(deps: {
     exports,
     exporter: () => exporter,
     importer: () => importer,
-    runtime: (entity) => service.runtime(entity),
+    definition: (entity) => service.definition(entity),
     sweepEveryMs: limits.sweepIntervalMs,
   });
   const exporter = new EntityExporter(database, service, exports, app.log, fileJobs.queueExport);

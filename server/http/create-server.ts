@@ -16,7 +16,7 @@ import { entityOperationNames, entityTypeDefs } from '../generated/graphql.ts';
 import { createEntityAjv } from '../entities/ajv-instance.ts';
 import { registerEntityRoutes } from '../entities/entity-routes.ts';
 import { createEntityOperations } from '../entities/operations/entity-operations.ts';
-import { buildEntityRuntimes } from '../entities/entity-runtime.ts';
+import { defineEntities } from '../entities/entity-definition.ts';
 import { EntityService } from '../entities/entity-service.ts';
 import { createFileServices } from '../files/file-services.ts';
 import { createCoordination } from '../db/coordination/create-coordination.ts';
@@ -139,8 +139,8 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const database = metricsConfig.enabled ? instrumentDatabase(opened) : opened;
   app.addHook('onClose', async () => database.close());
   const models = Object.values(entities);
-  const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
-  const service = new EntityService(database, runtimes);
+  const definitions = defineEntities(entities, schemas, createEntityAjv());
+  const service = new EntityService(database, definitions);
   // Instances starting together on one PostgreSQL database migrate and seed one at a time.
   try {
     await database.exclusive('forja:startup', async () => {

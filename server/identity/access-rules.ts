@@ -45,11 +45,11 @@ export class AccessRules {
 
   register(): void {
     const { service } = this;
-    const has = (name: string) => Boolean(service.runtimes[name]);
-    const serialise = <T>(work: () => Promise<T>) => this.lock.run(work);
+    const has = (name: string) => Boolean(service.definitions[name]);
+    const writeLock = <T>(work: () => Promise<T>) => this.lock.run(work);
     if (has('user') && has('role')) {
       service.addHooks('user', {
-        serialise,
+        writeLock,
         beforeChange: (event) => this.beforeUserChange(event),
         afterChange: async (event) => {
           // A password set through PUT /api/users/:id ends the user's sessions like a reset does.
@@ -61,14 +61,14 @@ export class AccessRules {
         beforeDelete: (event) => this.beforeUserDelete(event),
       });
       service.addHooks('role', {
-        serialise,
+        writeLock,
         beforeChange: (event) => this.beforeRoleChange(event),
         beforeDelete: (event) => this.beforeRoleDelete(event),
       });
     }
     if (has('tenant')) {
       service.addHooks('tenant', {
-        serialise,
+        writeLock,
         // A tenant user reaches their own tenant record only (read; writes are refused below).
         scope: (context) => (context.tenantId !== null && !isSystemContext(context) ? { recordId: context.tenantId } : null),
         beforeChange: (event) => this.requirePlatformUser(event.context, 'tenant'),
@@ -90,7 +90,7 @@ export class AccessRules {
     const changesRole = newRole !== undefined && newRole !== roleIdOf(original?.role);
     if (changesRole && newRole) await this.requireAssignable(context, newRole);
     // Moving a user into a tenant ends its platform administration as surely as demoting it.
-    const tenantColumn = this.service.runtime('user').tenantColumn;
+    const tenantColumn = this.service.definition('user').tenantColumn;
     const newTenant = tenantColumn && data[tenantColumn] !== undefined ? roleIdOf(data[tenantColumn]) : undefined;
     const changesTenant = newTenant !== undefined && original !== null && newTenant !== roleIdOf(original[tenantColumn!]);
     if (original && (data.active === false || changesRole || changesTenant)) {
@@ -233,7 +233,7 @@ export class AccessRules {
     const adminRoles = roles
       .filter((r) => String(r._id) !== exceptRole && this.coverage.isFullAdmin(stringList(this.database.dialect.decode('json', r.permissions))))
       .map((r) => String(r._id));
-    const tenantColumn = this.service.runtime('user').tenantColumn;
+    const tenantColumn = this.service.definition('user').tenantColumn;
     if (exceptUser) {
       // Only matters when the user is an administrator now.
       const target = await this.database.first(
@@ -274,22 +274,22 @@ export class AccessRules {
     const { database } = this;
     const seen = new Set<string>();
     let total = 0;
-    for (const runtime of Object.values(this.service.runtimes)) {
+    for (const definition of Object.values(this.service.definitions)) {
       const columns: { column: string; list: boolean }[] = [];
-      for (const field of runtime.refFields) if (field.ref!.entity === entity) columns.push({ column: field.name, list: field.type === 'array.ref' });
-      if (entity === 'tenant' && runtime.tenantColumn && !columns.some((c) => c.column === runtime.tenantColumn)) columns.push({ column: runtime.tenantColumn, list: false });
+      for (const field of definition.refFields) if (field.ref!.entity === entity) columns.push({ column: field.name, list: field.type === 'array.ref' });
+      if (entity === 'tenant' && definition.tenantColumn && !columns.some((c) => c.column === definition.tenantColumn)) columns.push({ column: definition.tenantColumn, list: false });
       for (const { column, list } of columns) {
-        const key = `${runtime.table}.${column}`;
+        const key = `${definition.table}.${column}`;
         if (seen.has(key)) continue;
         seen.add(key);
         const row = await database.first(
           database.kysely
-            .selectFrom(runtime.table)
+            .selectFrom(definition.table)
             .select((eb) => eb.fn.countAll<number>().as('total'))
             .where((eb) => {
               const match = list ? database.dialect.jsonArrayContainsAny(column, [id]) : eb(column, '=', id);
               // A role listing itself as its own child does not keep itself alive.
-              return runtime.model.name === entity ? eb.and([match, eb('_id', '!=', id)]) : match;
+              return definition.model.name === entity ? eb.and([match, eb('_id', '!=', id)]) : match;
             })
             .compile(),
         );
@@ -300,7 +300,7 @@ export class AccessRules {
   }
 
   private table(entity: string): string {
-    return this.service.runtime(entity).table;
+    return this.service.definition(entity).table;
   }
 
   private async roleRow(id: string): Promise<{ name: string; permissions: string[]; childRoles: string[] } | null> {

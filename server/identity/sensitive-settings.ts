@@ -85,7 +85,7 @@ export function refuseUnsafeDefaultRole(name: string, permissions: readonly stri
 }
 
 async function rolePermissionsByName(service: EntityService, name: string): Promise<string[] | null> {
-  if (!service.runtimes.role) return null;
+  if (!service.definitions.role) return null;
   const roles = await service.find('role', system(), { limit: 0, offset: 0, orderBy: null, order: 'asc', search: name, filters: [] });
   const role = roles.find((r) => r.name === name);
   return role ? (Array.isArray(role.permissions) ? role.permissions.map(String) : []) : null;

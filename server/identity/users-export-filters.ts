@@ -7,7 +7,7 @@ import type { EntityService } from '../entities/entity-service.ts';
  * filters already using ';' pass unchanged.
  */
 export function registerUsersExportFilters(service: EntityService): void {
-  if (!service.runtimes.user) return;
+  if (!service.definitions.user) return;
   service.hooks.add('user', {
     exportQuery(query) {
       if (typeof query.filters !== 'string') return query;

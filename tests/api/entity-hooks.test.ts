@@ -24,12 +24,12 @@ beforeAll(async () => {
   adminId = (await server.get('/api/auth/me')).body._id;
   // Contacts have no hooks of their own: these record every stage, in the order they run.
   service.hooks.add('contact', {
-    serialise: async (work) => {
-      calls.push('serialise:start');
+    writeLock: async (work) => {
+      calls.push('writeLock:start');
       try {
         return await work();
       } finally {
-        calls.push('serialise:end');
+        calls.push('writeLock:end');
       }
     },
     beforeValidate: (event) => {
@@ -68,7 +68,7 @@ afterAll(async () => {
 });
 
 describe('lifecycle hooks', () => {
-  it('a create runs serialise, beforeValidate, beforeChange, beforeInsert, the write, afterRead, afterChange in that order', async () => {
+  it('a create runs writeLock, beforeValidate, beforeChange, beforeInsert, the write, afterRead, afterChange in that order', async () => {
     calls.length = 0;
     const res = await server.post('/api/contacts', { name: '  Ada Lovelace  ', email: 'ada@example.com' });
     expect(res.status).toBe(201);
@@ -76,13 +76,13 @@ describe('lifecycle hooks', () => {
     expect(res.body.greeting).toBe('hello Ada Lovelace');
     expect(res.body.readBy).toBe(adminId);
     expect(calls).toEqual([
-      'serialise:start',
+      'writeLock:start',
       'beforeValidate:create',
       'beforeChange:create',
       'beforeInsert',
       'afterRead',
       'afterChange:create:Ada Lovelace',
-      'serialise:end',
+      'writeLock:end',
     ]);
   });
 
@@ -92,7 +92,7 @@ describe('lifecycle hooks', () => {
     const updated = await server.put(`/api/contacts/${contact._id}`, { name: ' Grace B. Hopper ' });
     expect(updated.status).toBe(200);
     expect(updated.body.name).toBe('Grace B. Hopper');
-    expect(calls).toEqual(['serialise:start', 'beforeValidate:update', 'beforeChange:update', 'afterRead', 'afterChange:update:Grace B. Hopper', 'serialise:end']);
+    expect(calls).toEqual(['writeLock:start', 'beforeValidate:update', 'beforeChange:update', 'afterRead', 'afterChange:update:Grace B. Hopper', 'writeLock:end']);
 
     calls.length = 0;
     const list = await server.get('/api/contacts?limit=100');
@@ -102,7 +102,7 @@ describe('lifecycle hooks', () => {
 
     calls.length = 0;
     expect((await server.del(`/api/contacts/${contact._id}`)).status).toBe(204);
-    expect(calls).toEqual(['serialise:start', 'beforeDelete:Grace B. Hopper', 'serialise:end']);
+    expect(calls).toEqual(['writeLock:start', 'beforeDelete:Grace B. Hopper', 'writeLock:end']);
   });
 
   it('a hook that throws stops the write: nothing is stored, the caller gets the hook\'s error (REST and GraphQL alike)', async () => {
@@ -124,11 +124,11 @@ describe('lifecycle hooks', () => {
     const gql = await graphql(server.admin.token, 'mutation { contactCreate(data: { name: "  Via GraphQL " }) { _id name } }');
     expect(gql.errors).toBeUndefined();
     expect(gql.data!.contactCreate.name).toBe('Via GraphQL');
-    expect(calls).toEqual(['serialise:start', 'beforeValidate:create', 'beforeChange:create', 'beforeInsert', 'afterRead', 'afterChange:create:Via GraphQL', 'serialise:end']);
+    expect(calls).toEqual(['writeLock:start', 'beforeValidate:create', 'beforeChange:create', 'beforeInsert', 'afterRead', 'afterChange:create:Via GraphQL', 'writeLock:end']);
     calls.length = 0;
     const removed = await graphql(server.admin.token, `mutation { contactDelete(id: "${gql.data!.contactCreate._id}") }`);
     expect(removed.data?.contactDelete).toBe(true);
-    expect(calls).toEqual(['serialise:start', 'beforeDelete:Via GraphQL', 'serialise:end']);
+    expect(calls).toEqual(['writeLock:start', 'beforeDelete:Via GraphQL', 'writeLock:end']);
   });
 
   it('an import runs the same hooks per created record (afterChange once each)', async () => {

@@ -33,8 +33,8 @@ describe('deleting a role or tenant still in use', () => {
     await create(server, '/api/users', person('busy1', role._id, { tenant: tenant._id }));
     await create(server, '/api/users', person('busy2', role._id));
     // The tenant column of contacts and bots is not a field (a platform user cannot set it over the API).
-    await insertRecord(server.forja.database, server.forja.service.runtime('contact'), { name: 'Contact C', email: 'c@example.com', tenant: tenant._id });
-    await insertRecord(server.forja.database, server.forja.service.runtime('bot'), { name: 'Bot B', description: 'd', tenant: tenant._id });
+    await insertRecord(server.forja.database, server.forja.service.definition('contact'), { name: 'Contact C', email: 'c@example.com', tenant: tenant._id });
+    await insertRecord(server.forja.database, server.forja.service.definition('bot'), { name: 'Bot B', description: 'd', tenant: tenant._id });
 
     const roleDelete = await server.del(`/api/roles/${role._id}`);
     expect(roleDelete.status).toBe(409);
@@ -100,8 +100,8 @@ describe('usernames are unique', () => {
       expect(r.status).toBe(409);
       expect(r.body.inputErrors).toEqual([{ field: 'username', reason: 'validation.unique' }]);
     }
-    const runtime = server.forja.service.runtime('user');
-    const rows = await server.forja.database.all(server.forja.database.kysely.selectFrom(runtime.table).select('_id').where('username', '=', 'racer').compile());
+    const definition = server.forja.service.definition('user');
+    const rows = await server.forja.database.all(server.forja.database.kysely.selectFrom(definition.table).select('_id').where('username', '=', 'racer').compile());
     expect(rows).toHaveLength(1);
     // Renaming onto a taken username is a 409 too.
     const other = await create(server, '/api/users', person('racer-two', adminRole._id));
@@ -110,9 +110,9 @@ describe('usernames are unique', () => {
 
   it('the database refuses a duplicate that slips past the check (unique index), answered as 409', async () => {
     const { database } = server.forja;
-    const runtime = server.forja.service.runtime('user');
-    const row = await database.first(database.kysely.selectFrom(runtime.table).selectAll().where('username', '=', 'racer').compile());
-    await expect(database.run(database.kysely.insertInto(runtime.table).values({ ...row, _id: 'dup-racer' }).compile())).rejects.toThrow(/unique|duplicate/i);
+    const definition = server.forja.service.definition('user');
+    const row = await database.first(database.kysely.selectFrom(definition.table).selectAll().where('username', '=', 'racer').compile());
+    await expect(database.run(database.kysely.insertInto(definition.table).values({ ...row, _id: 'dup-racer' }).compile())).rejects.toThrow(/unique|duplicate/i);
   });
 });
 
@@ -221,7 +221,7 @@ describe('the seeded administrator', () => {
 
   it('an old database holding admin@localhost is migrated on the next start; another address is kept', async () => {
     const { database } = server.forja;
-    const table = server.forja.service.runtime('user').table;
+    const table = server.forja.service.definition('user').table;
     const restart = async () => {
       const again = await startTestServer({ dataDir: server.dataDir, identity: { jwtSecret: server.jwtSecret } });
       const email = (await again.get(`/api/users/${adminUser._id}`)).body.email;

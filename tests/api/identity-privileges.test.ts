@@ -93,9 +93,9 @@ describe('assigning roles: an administrator any role, anyone else exactly the ro
     const hr = await userWith(server, ['user:create', 'role:view', ...USER_PERMS], { childRoles: [userRole._id] });
     const context = { userId: hr.user._id, tenantId: null, roleId: hr.role._id, permissions: hr.role.permissions };
     const service = server.forja.service;
-    await expect(service.prepareInsert(service.runtime('user'), context, newUser(adminRole._id))).rejects.toMatchObject({ statusCode: 403 });
-    await expect(service.prepareInsert(service.runtime('role'), context, { name: 'Imported', permissions: ['*'] })).rejects.toMatchObject({ statusCode: 403 });
-    const ok = await service.prepareInsert(service.runtime('user'), context, newUser(userRole._id));
+    await expect(service.prepareInsert(service.definition('user'), context, newUser(adminRole._id))).rejects.toMatchObject({ statusCode: 403 });
+    await expect(service.prepareInsert(service.definition('role'), context, { name: 'Imported', permissions: ['*'] })).rejects.toMatchObject({ statusCode: 403 });
+    const ok = await service.prepareInsert(service.definition('user'), context, newUser(userRole._id));
     expect(ok.ok).toBe(true);
   });
 

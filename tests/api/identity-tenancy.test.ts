@@ -27,11 +27,11 @@ afterAll(async () => {
 
 describe.each(tenantScoped.map((m) => [m.name, m] as const))('tenant isolation: %s', (_name, model) => {
   it('a record of tenant A is invisible and untouchable for tenant B, visible to A and to the platform admin', async () => {
-    const runtime = server.forja.service.runtime(model.name);
+    const definition = server.forja.service.definition(model.name);
     const values: Record<string, unknown> = { tenant: tenantA._id };
-    if (runtime.fields.has('name')) values.name = `A ${model.name}`;
-    if (runtime.fields.has('username')) values.username = `a-${model.name}`;
-    const id = await insertRecord(server.forja.database, runtime, values);
+    if (definition.fields.has('name')) values.name = `A ${model.name}`;
+    if (definition.fields.has('username')) values.username = `a-${model.name}`;
+    const id = await insertRecord(server.forja.database, definition, values);
     const base = model.api.basePath;
     const listed = (client: typeof server) => client.get(`${base}?limit=100`).then((r) => r.body.items.map((item: any) => item._id));
 
@@ -41,7 +41,7 @@ describe.each(tenantScoped.map((m) => [m.name, m] as const))('tenant isolation: 
     if (model.flags.editable) expect((await bob.client.put(`${base}/${id}`, {})).status).toBe(404);
     if (model.flags.deletable) expect((await bob.client.del(`${base}/${id}`)).status).toBe(404);
 
-    if (!runtime.ownerColumn) expect(await listed(alice.client as TestServer)).toContain(id);
+    if (!definition.ownerColumn) expect(await listed(alice.client as TestServer)).toContain(id);
     expect((await alice.client.get(`${base}/${id}`)).status).toBe(200);
     expect(await listed(server)).toContain(id);
     expect((await server.get(`${base}/${id}`)).status).toBe(200);

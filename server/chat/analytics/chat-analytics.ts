@@ -47,8 +47,8 @@ export function parseAnalyticsQuery(query: Record<string, unknown>, today = new 
 export async function chatAnalytics(database: Database, service: EntityService, query: AnalyticsQuery, tenantId: string | null): Promise<ChatAnalytics> {
   // Quoted identifiers: the columns are camelCase and PostgreSQL folds unquoted names to lower case.
   const col = (name: string) => sql.ref(name);
-  const traces = service.runtime('bottrace');
-  const statuses = service.runtime('bottracestatus').table;
+  const traces = service.definition('bottrace');
+  const statuses = service.definition('bottracestatus').table;
   const end = new Date(Date.parse(`${query.to}T00:00:00Z`) + 86_400_000).toISOString();
   const conditions: RawBuilder<unknown>[] = [sql`${col('createdAt')} >= ${`${query.from}T00:00:00.000Z`}`, sql`${col('createdAt')} < ${end}`];
   if (query.botId) conditions.push(sql`${col('bot')} = ${query.botId}`);
@@ -142,7 +142,7 @@ async function unansweredQuestions(
   const latestByGroup = new Map(latest.map((row) => [key(row.question, row.bot, row.createdAt), row]));
   const botIds = [...new Set(groups.map((row) => String(row.bot)))];
   const bots = await database.all(
-    sql`SELECT ${col('_id')}, ${col('name')}, ${col('knowledge')} FROM ${sql.table(service.runtime('bot').table)} WHERE ${col('_id')} IN (${sql.join(botIds)})`.compile(database.kysely),
+    sql`SELECT ${col('_id')}, ${col('name')}, ${col('knowledge')} FROM ${sql.table(service.definition('bot').table)} WHERE ${col('_id')} IN (${sql.join(botIds)})`.compile(database.kysely),
   );
   const botById = new Map(bots.map((row) => [String(row._id), row]));
   return groups.map((row) => {
@@ -174,7 +174,7 @@ async function negativeAnswers(database: Database, service: EntityService, table
   if (rows.length === 0) return [];
   const botIds = [...new Set(rows.map((row) => String(row.bot)))];
   const bots = await database.all(
-    sql`SELECT ${col('_id')}, ${col('name')}, ${col('knowledge')} FROM ${sql.table(service.runtime('bot').table)} WHERE ${col('_id')} IN (${sql.join(botIds)})`.compile(database.kysely),
+    sql`SELECT ${col('_id')}, ${col('name')}, ${col('knowledge')} FROM ${sql.table(service.definition('bot').table)} WHERE ${col('_id')} IN (${sql.join(botIds)})`.compile(database.kysely),
   );
   const botById = new Map(bots.map((row) => [String(row._id), row]));
   return rows.map((row) => {

@@ -62,7 +62,7 @@ const FIND = { limit: 100, maxLimit: MAX_LIMIT, paged: false } as const;
 export function entityOperations(model: EntityModel, deps: EntityOperationDeps): EntityOperations {
   const { service, exporter, importer, authorizer } = deps;
   const entity = model.name;
-  const runtime = service.runtime(entity);
+  const definition = service.definition(entity);
   const define = operationDefiner(authorizer);
   const required = (operation: EntityOperationName) => [routePermission(model, ENTITY_ENDPOINTS[operation].action)];
 
@@ -71,7 +71,7 @@ export function entityOperations(model: EntityModel, deps: EntityOperationDeps):
     const unusable = unusableTextIn(input.data === undefined ? [input.query ?? {}, input.filters ?? []] : [input.query ?? {}, input.filters ?? [], input.data]);
     if (unusable) throw unusable;
   };
-  const listOf = (input: OperationInput, defaults: typeof PAGINATE | typeof FIND) => parseListQuery(runtime, input.query ?? {}, defaults, input.filters);
+  const listOf = (input: OperationInput, defaults: typeof PAGINATE | typeof FIND) => parseListQuery(definition, input.query ?? {}, defaults, input.filters);
   const idOf = (input: OperationInput) => {
     if (typeof input.id !== 'string' || input.id === '') throw badRequest('An id is required');
     return input.id;
@@ -94,10 +94,10 @@ export function entityOperations(model: EntityModel, deps: EntityOperationDeps):
       const page = await service.paginate(entity, caller.context, query);
       return { ...page, page: query.offset / query.limit + 1, limit: query.limit };
     }),
-    export: operation('export', (caller, input) => exporter.export(runtime, caller.context, input.query ?? {}, input.filters)),
+    export: operation('export', (caller, input) => exporter.export(definition, caller.context, input.query ?? {}, input.filters)),
     import: operation('import', async (caller) => {
       if (!caller.request) throw badRequest('An import reads an uploaded file: it needs the HTTP request');
-      return importer.import(runtime, caller.request);
+      return importer.import(definition, caller.request);
     }),
     create: operation('create', (caller, input) => service.create(entity, caller.context, input.data)),
     update: operation('update', (caller, input) => service.update(entity, caller.context, idOf(input), input.data)),
@@ -105,7 +105,7 @@ export function entityOperations(model: EntityModel, deps: EntityOperationDeps):
       await service.delete(entity, caller.context, idOf(input));
       return true;
     }),
-    bulkDelete: operation('bulkDelete', (caller, input) => bulkDelete(service, runtime, caller.context, input.data, caller.request?.log)),
+    bulkDelete: operation('bulkDelete', (caller, input) => bulkDelete(service, definition, caller.context, input.data, caller.request?.log)),
   };
 }
 

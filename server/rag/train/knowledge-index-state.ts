@@ -81,19 +81,19 @@ export function registerKnowledgeIndexState(service: EntityService, database: Da
  * the decoded value). Only two columns: the service would read every source's full text and chunks.
  */
 async function sourceVersions(service: EntityService, database: Database, context: RequestContext, ids: string[]): Promise<Map<string, string | null>> {
-  const runtime = service.runtime('knowledgesource');
-  const scope = service.scopeFor(runtime, context);
+  const definition = service.definition('knowledgesource');
+  const scope = service.scopeFor(definition, context);
   const versions = new Map<string, string | null>();
   for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
     const rows = await database.all(
       database.kysely
-        .selectFrom(runtime.table)
+        .selectFrom(definition.table)
         .select(['_id', 'updatedAt'])
-        .where((eb) => eb.and([eb('_id', 'in', ids.slice(start, start + IDS_PER_QUERY)), ...scopeConditions(runtime, scope, eb)]))
+        .where((eb) => eb.and([eb('_id', 'in', ids.slice(start, start + IDS_PER_QUERY)), ...scopeConditions(definition, scope, eb)]))
         .compile(),
     );
     for (const row of rows) {
-      const record = decodeRow(runtime, database.dialect, row);
+      const record = decodeRow(definition, database.dialect, row);
       versions.set(String(record._id), typeof record.updatedAt === 'string' ? record.updatedAt : null);
     }
   }

@@ -5,7 +5,7 @@ import { postgresDialect } from '../../../server/db/postgres-dialect.ts';
 import { sqliteDialect } from '../../../server/db/sqlite-dialect.ts';
 import { createEntityAjv } from '../../../server/entities/ajv-instance.ts';
 import { compileCountList, compileSelectById, compileSelectList, scopeConditions, selectList, type RecordScope } from '../../../server/entities/entity-query.ts';
-import { buildEntityRuntimes, type EntityRuntime } from '../../../server/entities/entity-runtime.ts';
+import { defineEntities, type EntityDefinition } from '../../../server/entities/entity-definition.ts';
 import { parseListQuery } from '../../../server/entities/list-query.ts';
 import { decodeRow, decodeRows } from '../../../server/entities/record-codec.ts';
 import { entities } from '../../../server/generated/entities.ts';
@@ -19,16 +19,16 @@ function compilerOnly(engine: 'sqlite' | 'postgres'): Database {
   return { kysely, dialect: engine === 'sqlite' ? sqliteDialect : postgresDialect } as unknown as Database;
 }
 
-const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
-const traces = runtimes.bottrace;
+const definitions = defineEntities(entities, schemas, createEntityAjv());
+const traces = definitions.bottrace;
 const ID_A = '019a0000-0000-7000-8000-00000000000a';
 const ID_B = '019a0000-0000-7000-8000-00000000000b';
 
 /** A list field some entity filters on (array.ref / array of values): the JSON containment path. */
-function listFilterRuntime(): { runtime: EntityRuntime; field: string } | null {
-  for (const runtime of Object.values(runtimes)) {
-    const field = runtime.model.fields.find((f) => f.type.startsWith('array.') && runtime.model.filterFields.includes(f.name) && f.type !== 'array.object');
-    if (field) return { runtime, field: field.name };
+function listFilterRuntime(): { definition: EntityDefinition; field: string } | null {
+  for (const definition of Object.values(definitions)) {
+    const field = definition.model.fields.find((f) => f.type.startsWith('array.') && definition.model.filterFields.includes(f.name) && f.type !== 'array.object');
+    if (field) return { definition, field: field.name };
   }
   return null;
 }
@@ -100,10 +100,10 @@ describe.each(['sqlite', 'postgres'] as const)('compiled shapes on %s', (engine)
     if (!found) return expect(found).toBeNull();
     const database = compilerOnly(engine);
     for (const values of [['x1', 'x2'], ['y1', 'y2'], ['x1', 'x2']]) {
-      const query = parseListQuery(found.runtime, { filters: `${found.field};in;${values.join(',')}` }, defaults);
+      const query = parseListQuery(found.definition, { filters: `${found.field};in;${values.join(',')}` }, defaults);
       const scope = { tenantId: null, ownerId: null };
-      const fresh = selectList(database, found.runtime, scope, query, found.runtime.selectColumns).compile();
-      const cached = compileSelectList(database, found.runtime, scope, query, found.runtime.selectColumns);
+      const fresh = selectList(database, found.definition, scope, query, found.definition.selectColumns).compile();
+      const cached = compileSelectList(database, found.definition, scope, query, found.definition.selectColumns);
       expect({ sql: cached.sql, parameters: cached.parameters }).toEqual({ sql: fresh.sql, parameters: fresh.parameters });
     }
   });

@@ -7,12 +7,12 @@ import { sqliteDialect } from '../../../server/db/sqlite-dialect.ts';
 import { createEntityAjv } from '../../../server/entities/ajv-instance.ts';
 import { guardFormula } from '../../../server/entities/csv-formula-guard.ts';
 import { csvRowWriter } from '../../../server/entities/csv-row-writer.ts';
-import { buildEntityRuntimes, type EntityRuntime } from '../../../server/entities/entity-runtime.ts';
+import { defineEntities, type EntityDefinition } from '../../../server/entities/entity-definition.ts';
 import { MISSING, type RefDisplayCache } from '../../../server/entities/ref-display-cache.ts';
 import { entities } from '../../../server/generated/entities.ts';
 import { schemas } from '../../../server/generated/schemas.ts';
 
-const runtimes = buildEntityRuntimes(entities, schemas, createEntityAjv());
+const definitions = defineEntities(entities, schemas, createEntityAjv());
 
 /** A seeded generator (mulberry32): the same rows on every run, and a failure names its seed. */
 function random(seed: number) {
@@ -59,13 +59,13 @@ const refs = {
  * What the export wrote before its record writer was compiled, one cell at a time: refs by their
  * display, the field type's codec on the decoded value, then the formula guard and the quotes.
  */
-function referenceLine(runtime: EntityRuntime, dialect: SqlDialect, headers: readonly string[], separator: string, row: readonly unknown[]): string {
+function referenceLine(definition: EntityDefinition, dialect: SqlDialect, headers: readonly string[], separator: string, row: readonly unknown[]): string {
   const needsQuotes = new RegExp(`[,;\\t${separator.replace(/[\\\]^-]/g, '\\$&')}"\\r\\n]`);
   const quote = (text: string) => (needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
   const lookup = refs.lookup(undefined as never);
   return headers.map((h, i) => {
-    const field = runtime.fields.get(h);
-    const column = runtime.columns.get(h);
+    const field = definition.fields.get(h);
+    const column = definition.columns.get(h);
     const value = row[i];
     const decoded = column?.type === 'json' || column?.type === 'boolean' ? dialect.decode(column.type, value) : value;
     let text: string;
@@ -94,17 +94,17 @@ describe('the CSV export record writer (server/entities/csv-row-writer.ts)', () 
     const seed = 30;
     const next = random(seed);
     let cells = 0;
-    for (const runtime of Object.values(runtimes)) {
-      const headers = [...runtime.columns.keys()].filter((name) => !runtime.fields.get(name)?.secret);
+    for (const definition of Object.values(definitions)) {
+      const headers = [...definition.columns.keys()].filter((name) => !definition.fields.get(name)?.secret);
       for (const dialect of [sqliteDialect, postgresDialect]) {
         for (const separator of SEPARATORS) {
-          const writer = csvRowWriter(runtime, dialect, headers, separator, refs);
+          const writer = csvRowWriter(definition, dialect, headers, separator, refs);
           // Streamed columns in another order than the headers: the writer maps them.
           const columns = [...headers].reverse();
-          const rows = Array.from({ length: 20 }, () => columns.map((name) => storedValue(next, runtime.columns.get(name)?.type)));
+          const rows = Array.from({ length: 20 }, () => columns.map((name) => storedValue(next, definition.columns.get(name)?.type)));
           await writer.prime({ columns, rows });
-          const expected = rows.map((row) => referenceLine(runtime, dialect, headers, separator, headers.map((h) => row[columns.indexOf(h)]))).join('');
-          expect(writer.lines({ columns, rows }), `${runtime.model.name}, ${dialect.name}, separator ${JSON.stringify(separator)}, seed ${seed}`).toBe(expected);
+          const expected = rows.map((row) => referenceLine(definition, dialect, headers, separator, headers.map((h) => row[columns.indexOf(h)]))).join('');
+          expect(writer.lines({ columns, rows }), `${definition.model.name}, ${dialect.name}, separator ${JSON.stringify(separator)}, seed ${seed}`).toBe(expected);
           cells += rows.length * headers.length;
         }
       }
@@ -113,8 +113,8 @@ describe('the CSV export record writer (server/entities/csv-row-writer.ts)', () 
   });
 
   it('refuses a batch that lacks an exported column, naming it', () => {
-    const runtime = runtimes.bottrace;
-    const writer = csvRowWriter(runtime, sqliteDialect, ['_id', 'userMessage'], ';', refs);
+    const definition = definitions.bottrace;
+    const writer = csvRowWriter(definition, sqliteDialect, ['_id', 'userMessage'], ';', refs);
     expect(() => writer.lines({ columns: ['_id'], rows: [['x']] })).toThrow(/column "userMessage" was not selected/);
   });
 });

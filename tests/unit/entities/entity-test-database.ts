@@ -5,7 +5,7 @@ import type { Database } from '../../../server/db/database.ts';
 import { migrateEntities } from '../../../server/db/migrate-entities.ts';
 import { openSqliteDatabase } from '../../../server/db/sqlite-database.ts';
 import { createEntityAjv } from '../../../server/entities/ajv-instance.ts';
-import { buildEntityRuntimes } from '../../../server/entities/entity-runtime.ts';
+import { defineEntities } from '../../../server/entities/entity-definition.ts';
 import { EntityService } from '../../../server/entities/entity-service.ts';
 import { entities } from '../../../server/generated/entities.ts';
 import { schemas } from '../../../server/generated/schemas.ts';
@@ -25,7 +25,7 @@ export async function openEntityTestDatabase(prefix = 'forja-entities-'): Promis
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   const database = openSqliteDatabase(path.join(dir, 'forja.db'));
   await migrateEntities(database, Object.values(entities), { info() {}, warn() {} });
-  const service = new EntityService(database, buildEntityRuntimes(entities, schemas, createEntityAjv()));
+  const service = new EntityService(database, defineEntities(entities, schemas, createEntityAjv()));
   return {
     database,
     service,

@@ -7,7 +7,7 @@ import { compileBodyValidator, type BodyValidator } from './entity-validator.ts'
  * What the generic service needs to know about one entity, derived once at start-up from its
  * model and schemas so no request re-derives it (validators compiled, lookups as maps).
  */
-export interface EntityRuntime {
+export interface EntityDefinition {
   model: EntityModel;
   table: string;
   fields: Map<string, FieldModel>;
@@ -27,10 +27,10 @@ export interface EntityRuntime {
   validateUpdate: BodyValidator;
 }
 
-export type EntityRuntimeMap = Record<string, EntityRuntime>;
+export type EntityDefinitions = Record<string, EntityDefinition>;
 
-export function buildEntityRuntimes(entities: EntityModelMap, schemas: Record<string, EntitySchemas>, ajv: Ajv): EntityRuntimeMap {
-  const runtimes: EntityRuntimeMap = {};
+export function defineEntities(entities: EntityModelMap, schemas: Record<string, EntitySchemas>, ajv: Ajv): EntityDefinitions {
+  const definitions: EntityDefinitions = {};
   for (const model of Object.values(entities)) {
     const entitySchemas = schemas[model.name];
     if (!entitySchemas) throw new Error(`No generated schemas for entity "${model.name}"; run npm run generate`);
@@ -43,7 +43,7 @@ export function buildEntityRuntimes(entities: EntityModelMap, schemas: Record<st
       }
     }
     const secret = new Set(model.fields.filter((f) => f.secret).map((f) => f.name));
-    runtimes[model.name] = {
+    definitions[model.name] = {
       model,
       table: model.storage.table,
       fields,
@@ -58,12 +58,12 @@ export function buildEntityRuntimes(entities: EntityModelMap, schemas: Record<st
       validateUpdate: compileBodyValidator(ajv, entitySchemas.update),
     };
   }
-  return runtimes;
+  return definitions;
 }
 
 /** Registry lookup that fails loudly: a missing entity is a programming error, not a 404. */
-export function runtimeOf(runtimes: EntityRuntimeMap, name: string): EntityRuntime {
-  const runtime = runtimes[name];
-  if (!runtime) throw new Error(`Unknown entity "${name}" (known: ${Object.keys(runtimes).join(', ')})`);
-  return runtime;
+export function definitionOf(definitions: EntityDefinitions, name: string): EntityDefinition {
+  const definition = definitions[name];
+  if (!definition) throw new Error(`Unknown entity "${name}" (known: ${Object.keys(definitions).join(', ')})`);
+  return definition;
 }
