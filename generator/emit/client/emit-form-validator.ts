@@ -13,7 +13,7 @@ import { importAjvHelpers, type AjvHelper } from '../import-ajv-helpers.ts';
 const RJSF_AJV_OPTIONS = { allErrors: true, multipleOfPrecision: 8, strict: false, verbose: true, discriminator: false } as const;
 
 /** The runtime module the emitted code imports its helpers from (relative to src/generated/validators). */
-const RUNTIME_MODULE = '../../../runtime/form/validation-runtime.ts';
+const HELPERS_MODULE = '../../../runtime/form/validator-helpers.ts';
 
 /** The AJV helpers the form validators may need, imported from the runtime module (see import-ajv-helpers.ts). */
 const HELPERS: readonly AjvHelper[] = [
@@ -98,13 +98,13 @@ function compileFormValidator(entity: string, schema: JsonSchema): string {
   const { code, used } = importAjvHelpers(standaloneCode(ajv, exportNames), HELPERS, (call) =>
     new FormValidatorError(
       `src/generated/validators/${entity}.ts: the form schema needs the AJV helper ${call}, which has no browser import\n` +
-        `  fix: add it to HELPERS in generator/emit/client/emit-form-validator.ts and export it from runtime/form/validation-runtime.ts`,
+        `  fix: add it to HELPERS in generator/emit/client/emit-form-validator.ts and export it from runtime/form/validator-helpers.ts`,
     ),
   );
   const map = keys.map((key, index) => `  ${JSON.stringify(key)}: precompiled${index},`).join('\n');
   return `${GENERATED_HEADER}// @ts-nocheck -- AJV standalone output: plain JavaScript, checked by the generator's tests instead.
 /* eslint-disable */
-${used.length ? `import { ${used.join(', ')} } from '${RUNTIME_MODULE}';\n` : ''}${code.replace(/^"use strict";/, '')}
+${used.length ? `import { ${used.join(', ')} } from '${HELPERS_MODULE}';\n` : ''}${code.replace(/^"use strict";/, '')}
 
 /** The precompiled form validators of "${entity}", by schema $id / RJSF schema hash. */
 export const validateFns = {

@@ -1,6 +1,0 @@
-/**
- * The helpers the generated form validators (src/generated/validators) import, in place of the
- * CommonJS `require(...)` calls AJV's standalone code makes (see contract/ajv/ajv-runtime.ts).
- */
-export { fullFormats } from 'ajv-formats/dist/formats.js';
-export { ucs2length } from '../../contract/ajv/ajv-runtime.ts';
