@@ -8,7 +8,7 @@ if (!postgresTestUrl) {
   console.warn('[vitest] api-postgres SKIPPED: DATABASE_URL_TEST is not set (eval "$(.ci/services.sh)" starts PostgreSQL and Redis locally)');
 }
 
-// One runner, several kinds of test: each project is a folder under tests/ (see DESIGN.md).
+// One runner, several kinds of test: each project is a folder under tests/ (docs/architecture.md, "Testing").
 export default defineConfig({
   test: {
     projects: [

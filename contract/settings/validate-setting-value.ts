@@ -66,7 +66,7 @@ function canonicalText(raw: unknown): string | null {
 
 /**
  * A number as the setting stores it, from a JSON number or its text (spaces trimmed), or null
- * when it is no number in the spec's sense (digits, a sign, decimals: no 1e3, no 0x1f).
+ * when it is no number in the sense of docs/product-rules.md#validation (digits, a sign, decimals: no 1e3, no 0x1f).
  */
 export function settingNumber(raw: unknown): number | null {
   const text = canonicalText(raw);

@@ -7,7 +7,7 @@ export type CrudResult = 'created' | 'updated' | 'deleted' | 'viewed' | 'cancele
 /** The dialog of docs/product-rules.md#states "CRUD dialog operation" as data; the reducer below is its only writer. */
 export interface CrudDialogState {
   operation: CrudOperation | null;
-  /** The copy being viewed or edited (spec: dates as Date, refs as ids). */
+  /** The copy being viewed or edited (docs/product-rules.md#states: dates as Date, refs as ids). */
   record: EntityRecord | null;
   loading: boolean;
   /** General error: an i18n key or the server's message. */

@@ -46,7 +46,7 @@ export const MAX_EXPORT_IDS = 250;
 
 export interface CrudPageProps {
   model: ClientEntityModel;
-  /** Row selection (spec: single, page, all); by default "all" when a bulk action (delete, export) is allowed, else none. */
+  /** Row selection (docs/product-rules.md#states, Table: single, page, all); by default "all" when a bulk action (delete, export) is allowed, else none. */
   selection?: SelectionStrategy | null;
   /** Every dialog outcome, for pages that build on the generic one. */
   onResult?: (result: CrudResult) => void;

@@ -19,13 +19,13 @@ interface GraphqlErrorBody {
   extensions?: { status?: number; message?: string; i18nMessage?: string; inputErrors?: unknown };
 }
 
-/** Entity actions with no GraphQL operation in the spec; they keep using the REST endpoint. */
+/** Entity actions with no GraphQL operation (docs/product-rules.md#calls); they keep using the REST endpoint. */
 const REST_ONLY: ReadonlySet<EntityAction> = new Set(['import', 'bulkDelete']);
 
 /**
  * The GraphQL alternative of docs/product-rules.md#product: the same typed entity clients, sending the generated documents to
  * /graphql. Calls outside the entity clients (identity screens, RAG, chat) keep REST through
- * `call()`, as the spec implements registration and recovery only there.
+ * `call()`, as docs/product-rules.md#calls has registration and recovery only there.
  */
 export class GraphqlTransport implements Transport, FileUploader {
   private readonly http: KyInstance;

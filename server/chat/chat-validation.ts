@@ -3,7 +3,7 @@ import { REACTIONS, type Reaction } from './chat-types.ts';
 
 /**
  * The contact form's rules (docs/product-rules.md#validation, Chat contact), with the locale keys whose Spanish
- * texts are the spec's messages. The console checks the same rules before it lets the visitor submit.
+ * texts are the messages docs/product-rules.md#validation gives. The console checks the same rules before it lets the visitor submit.
  */
 export const CHAT_VALIDATION = {
   nameRequired: 'chat.validation.nameRequired',

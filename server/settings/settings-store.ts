@@ -113,7 +113,7 @@ export class SettingsStore {
   }
 
   /**
-   * Validates by type/options/regex/length (400 with the spec's messages) and stores the value.
+   * Validates by type/options/regex/length (400 with the messages of docs/product-rules.md#validation) and stores the value.
    * Moving a host setting to another origin clears the secrets bound to it (HOST_SECRETS):
    * `cleared` names them, so the console can ask for them again.
    */

@@ -1,6 +1,6 @@
 import type { Reaction } from '../generated/types.ts';
 
-/** The picker's choices, in the spec's order (docs/product-rules.md#entities Reaction enumeration: the chat offers only these). */
+/** The picker's choices, in the order of docs/product-rules.md#entities (Reaction enumeration): the chat offers only these. */
 export const PICKER_REACTIONS = ['Excitement', 'Love', 'Helpful', 'Unhelpful', 'Unclear', 'Disgust', 'Incorrect'] as const satisfies readonly Reaction[];
 
 /** How each reaction shows; labels come from the enum.Reaction.* locale keys. */

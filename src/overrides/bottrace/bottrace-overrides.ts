@@ -5,7 +5,7 @@ import { ConversationLinkWidget, LatencySecondsWidget } from './trace-widgets.ts
 /**
  * Bot traces are an audit record: the console only reads them (no create, import, edit or delete),
  * and the view shows the retrieved fragments readably (bottrace-form.tsx). The API keeps the
- * spec's bottrace:create/update/delete permissions; the chat writes traces server-side.
+ * manifest's bottrace:create/update/delete permissions; the chat writes traces server-side.
  */
 export const bottraceOverrides: EntityOverrides = {
   readOnly: true,
