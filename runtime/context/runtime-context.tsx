@@ -1,4 +1,4 @@
-import { createContext, useContext, type ComponentType, type ReactNode } from 'react';
+import { createContext, useContext, type ComponentType } from 'react';
 import type { EntityClient } from '../clients/entity-client.ts';
 import type { ClientEntityModel } from '../model/client-entity-model.ts';
 import type { FileUploader } from '../transport/rest-transport.ts';
@@ -24,19 +24,16 @@ export interface RuntimeServices {
   formTheme?: FormTheme;
 }
 
-const RuntimeContext = createContext<RuntimeServices | null>(null);
-
-export function RuntimeScope({ services, children }: { services: RuntimeServices; children: ReactNode }) {
-  return <RuntimeContext.Provider value={services}>{children}</RuntimeContext.Provider>;
-}
+/** Rendered as `<RuntimeContext value={services}>` (React 19) around the screens that use the runtime. */
+export const RuntimeContext = createContext<RuntimeServices | null>(null);
 
 export function useRuntime(): RuntimeServices {
   const services = useContext(RuntimeContext);
-  if (!services) throw new Error('Forja runtime used outside <RuntimeScope>');
+  if (!services) throw new Error('Forja runtime used outside <RuntimeContext value={services}>');
   return services;
 }
 
-/** The services when inside <RuntimeScope>, else null (a form rendered on its own, as the studio's preview). */
+/** The services when inside <RuntimeContext>, else null (a form rendered on its own, as the studio's preview). */
 export function useOptionalRuntime(): RuntimeServices | null {
   return useContext(RuntimeContext);
 }

@@ -1,7 +1,7 @@
 import { use, useMemo } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
-import { RuntimeScope } from '../../runtime/context/runtime-context.tsx';
-import { PermissionsScope } from '../../runtime/permissions/permissions-context.tsx';
+import { RuntimeContext } from '../../runtime/context/runtime-context.tsx';
+import { PermissionsContext } from '../../runtime/permissions/permissions-context.tsx';
 import { useSessionState } from '../session/session.ts';
 import { canFor } from './permissions.ts';
 import { loadLanguage } from './i18n.ts';
@@ -31,12 +31,12 @@ export function ConsoleScope({ framed = false }: { framed?: boolean }) {
   const can = useMemo(() => canFor(user), [user]);
   const services = useLiveServices();
   return (
-    <PermissionsScope can={can}>
-      <RuntimeScope services={services}>
+    <PermissionsContext value={can}>
+      <RuntimeContext value={services}>
         {/* The default layout's screens get the sidebar, breadcrumbs and palette; the chat layout's do not. */}
         {framed ? <ConsoleFrame /> : <Outlet />}
-      </RuntimeScope>
-    </PermissionsScope>
+      </RuntimeContext>
+    </PermissionsContext>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
-import { RuntimeScope, requireEntityClient, useRuntime, type AnyEntityClient } from '../../../runtime/context/runtime-context.tsx';
+import { RuntimeContext, requireEntityClient, useRuntime, type AnyEntityClient } from '../../../runtime/context/runtime-context.tsx';
 import type { CrudPageProps } from '../../../runtime/overrides/override-registry.ts';
 import { ApiKeySecretDialog } from './api-key-secret-dialog.tsx';
 
@@ -30,9 +30,9 @@ export function ApiKeyPage({ model }: CrudPageProps) {
     return { ...services, entityClients: { ...services.entityClients, [model.name]: wrapped } };
   }, [services, model.name]);
   return (
-    <RuntimeScope services={scoped}>
+    <RuntimeContext value={scoped}>
       <CrudPage model={model} />
       <ApiKeySecretDialog secret={secret} onClose={() => setSecret(null)} />
-    </RuntimeScope>
+    </RuntimeContext>
   );
 }

@@ -3,8 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import i18next from 'i18next';
-import { RuntimeScope, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
-import { PermissionsScope, type Can } from '../../../runtime/permissions/permissions-context.tsx';
+import { RuntimeContext, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
+import { PermissionsContext, type Can } from '../../../runtime/permissions/permissions-context.tsx';
 import { manifestIcons } from '../../../src/generated/icons.ts';
 import es from '../../../locales/es.json';
 
@@ -44,9 +44,9 @@ export function RuntimeHarness({ services, can = () => true, children }: { servi
     <MantineProvider env="test">
       <I18nextProvider i18n={testI18n}>
         <QueryClientProvider client={client}>
-          <PermissionsScope can={can}>
-            <RuntimeScope services={full}>{children}</RuntimeScope>
-          </PermissionsScope>
+          <PermissionsContext value={can}>
+            <RuntimeContext value={full}>{children}</RuntimeContext>
+          </PermissionsContext>
         </QueryClientProvider>
       </I18nextProvider>
     </MantineProvider>

@@ -9,8 +9,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import { CrudPage } from '../../../runtime/crud/crud-page.tsx';
 import { ColumnChoiceUserContext, columnChoiceKey } from '../../../runtime/table/column-choice.ts';
-import { RuntimeScope, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
-import { PermissionsScope } from '../../../runtime/permissions/permissions-context.tsx';
+import { RuntimeContext, type RuntimeServices } from '../../../runtime/context/runtime-context.tsx';
+import { PermissionsContext } from '../../../runtime/permissions/permissions-context.tsx';
 import type { ClientEntityModel } from '../../../runtime/model/client-entity-model.ts';
 import { ApiError } from '../../../runtime/transport/api-error.ts';
 import { prefetchCrudRoute } from '../../../src/app/prefetch-crud-route.ts';
@@ -80,13 +80,13 @@ function setup(options: { entityClient?: Provider; client?: QueryClient; user?: 
     <MantineProvider env="test">
       <I18nextProvider i18n={testI18n}>
         <QueryClientProvider client={client}>
-          <PermissionsScope can={options.can ?? (() => true)}>
-            <RuntimeScope services={services(entityClient)}>
+          <PermissionsContext value={options.can ?? (() => true)}>
+            <RuntimeContext value={services(entityClient)}>
               <ColumnChoiceUserContext.Provider value={options.user ?? null}>
                 <CrudPage model={options.model ?? model} />
               </ColumnChoiceUserContext.Provider>
-            </RuntimeScope>
-          </PermissionsScope>
+            </RuntimeContext>
+          </PermissionsContext>
         </QueryClientProvider>
       </I18nextProvider>
     </MantineProvider>,
