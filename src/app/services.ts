@@ -8,7 +8,7 @@ import { overrides } from './overrides.ts';
 import { manifestIcons } from '../generated/icons.ts';
 import { formTheme } from './form-theme.ts';
 import type { ValidatorFunctions } from '@rjsf/validator-ajv8';
-import { EntityProvider } from '../../runtime/providers/entity-provider.ts';
+import { EntityClient } from '../../runtime/clients/entity-client.ts';
 import type { ClientEntityModel } from '../../runtime/model/client-entity-model.ts';
 import type { FormSchemas } from '../../runtime/form/prepare-form-schemas.ts';
 
@@ -40,17 +40,17 @@ export interface LiveEntity {
 
 /**
  * The services with the live entities in place of (or beside) the built ones: their models,
- * providers and forms. Their forms have no precompiled validators (those are code, built with the
+ * entity clients and forms. Their forms have no precompiled validators (those are code, built with the
  * console): the form says so and the server checks every value, as for the studio's preview.
  */
 export function servicesWith(live: Readonly<Record<string, LiveEntity>>): RuntimeServices {
   const entities: Record<string, ClientEntityModel> = { ...services.entities };
-  const providers: Record<string, unknown> = { ...services.providers };
+  const entityClients: Record<string, unknown> = { ...services.entityClients };
   const forms: Record<string, () => Promise<FormSchemas>> = { ...services.forms };
   for (const [name, { model, schema, uiSchema }] of Object.entries(live)) {
     entities[name] = model;
-    providers[name] = new EntityProvider(transport, model);
+    entityClients[name] = new EntityClient(transport, model);
     forms[name] = async () => ({ schema, uiSchema, validateFns: {} as ValidatorFunctions });
   }
-  return { ...services, entities, providers, forms };
+  return { ...services, entities, entityClients, forms };
 }
