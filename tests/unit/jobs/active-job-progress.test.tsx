@@ -24,7 +24,7 @@ describe('ActiveJobProgress slot', () => {
     expect(screen.getByTestId('fake-progress').textContent).toBe('export:bot');
   });
 
-  it('shows nothing without a entityClient (the runtime knows no jobs endpoint)', () => {
+  it('shows nothing without the app\'s progress component (the runtime knows no jobs endpoint)', () => {
     render(
       <RuntimeHarness services={{}}>
         <ExportPanel entries={pending} entity="bot" onClear={() => undefined} onClose={() => undefined} />

@@ -129,7 +129,7 @@ describe('EntityForm widgets (docs/product-rules.md#entities)', () => {
     expect(last()).toMatchObject({ kind: 'b' });
   });
 
-  it('ref searches the referenced entityClient and stores the _id', async () => {
+  it('ref searches the referenced entity\'s client and stores the _id', async () => {
     const user = userEvent.setup();
     const { last } = renderForm();
     await user.type(document.getElementById('root_owner')!, 'gra');
