@@ -40,7 +40,7 @@ export function contactMergeOperation(deps: { service: EntityService; database: 
   const { service, database, entities } = deps;
   const contact = entities.contact;
   if (!contact) throw new Error('contactMergeOperation: the contact entity is missing from the models (manifests/contact.json)');
-  const tenantColumn = service.runtime('contact').tenantColumn;
+  const tenantColumn = service.definition('contact').tenantColumn;
   const memoryLimit = contact.fields.find((field) => field.name === 'memory')?.validation.maxItems ?? null;
 
   return deps.defineOperation<ContactMergeInput, ContactMergeResult>([routePermission(contact, 'update'), routePermission(contact, 'delete')], async (caller, input) => {
