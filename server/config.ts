@@ -162,10 +162,10 @@ function isProxyAddress(entry: string): boolean {
 }
 
 /**
- * The environment's part of the runtime configuration (LLM, embeddings, RAG fetching, GraphQL),
+ * The environment's part of the effective configuration (LLM, embeddings, RAG fetching, GraphQL),
  * read once when the server is created (createServer's `env` option, else process.env). These are
  * defaults: the Settings rows win where an administrator set them, and a Settings change applies
- * to the next call without a restart (server/config/resolve-runtime-config.ts).
+ * to the next call without a restart (server/config/resolve-effective-config.ts).
  *
  * | Variable                | Default | Meaning                                                      |
  * |-------------------------|---------|--------------------------------------------------------------|

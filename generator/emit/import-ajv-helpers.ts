@@ -1,4 +1,4 @@
-/** One AJV runtime helper the emitted module imports by name instead of `require`-ing it. */
+/** One AJV standalone helper the emitted module imports by name instead of `require`-ing it. */
 export interface AjvHelper {
   pattern: RegExp;
   name: string;

@@ -15,10 +15,10 @@ import { registerChatPreviewRoute } from './chat-preview-routes.ts';
 export const registerChatFeature: ServerFeature = async (app, deps: FeatureDependencies) => {
   const limits = deps.featureConfig.chat;
   const store = new ChatStore(deps.database, deps.service);
-  const llm = new ChatLlm(deps.runtimeConfig);
+  const llm = new ChatLlm(deps.effectiveConfig);
   // Origins, frame policy, e-mail codes, resume tokens and /widget.js, before the routes they cover.
   const tokens = await registerChatVisitors(app, deps, store);
-  const index = chatRetrievalIndex(deps.database, deps.runtimeConfig);
+  const index = chatRetrievalIndex(deps.database, deps.effectiveConfig);
   const service = new ChatService(store, llm, index, tokens);
   // Several instances (PostgreSQL or Redis): one lock and one message budget per conversation across all of them.
   registerChatRoutes(app, service, limits, deps.coordination.shared);

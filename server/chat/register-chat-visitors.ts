@@ -24,7 +24,7 @@ export async function registerChatVisitors(app: FastifyInstance, deps: FeatureDe
     contacts: new VisitorContacts(deps.database, deps.service),
     codes,
     tokens,
-    mailer: createMailSender({ readConfig: deps.runtimeConfig, dataDir: deps.config.dataDir, logger: app.log }),
+    mailer: createMailSender({ readConfig: deps.effectiveConfig, dataDir: deps.config.dataDir, logger: app.log }),
     log: app.log,
   });
   registerChatVisitorRoutes(app, { store, verification, limits: deps.featureConfig.chat });

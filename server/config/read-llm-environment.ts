@@ -3,7 +3,7 @@ import type { EmbeddingSettings, LlmSettings } from '../llm/llm-settings.ts';
 /**
  * The LLM_* and EMBEDDING_* variables, parsed once at start by server/config.ts
  * (loadEnvironmentDefaults). They are defaults: the Settings rows win where an administrator set
- * them (server/config/resolve-runtime-config.ts, the one place precedence is decided).
+ * them (server/config/resolve-effective-config.ts, the one place precedence is decided).
  *
  * | Variable            | Meaning                                                          |
  * |---------------------|------------------------------------------------------------------|

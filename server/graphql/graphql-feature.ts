@@ -69,7 +69,7 @@ export async function graphqlFeature(app: FastifyInstance, deps: FeatureDependen
   });
   Object.assign(Query, identity.Query);
   Object.assign(Mutation, identity.Mutation);
-  const introspection = (await deps.runtimeConfig()).graphqlIntrospection;
+  const introspection = (await deps.effectiveConfig()).graphqlIntrospection;
   const estimator = costEstimator(rootOperationKinds(deps.graphql.operationNames));
 
   // Own encapsulated context: GraphQL multipart requests (uploads) need their own body parser,

@@ -6,7 +6,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyCors from '@fastify/cors';
 import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import { loadEnvironmentDefaults, loadFeatureConfig, type EnvironmentDefaults, type ServerConfig } from '../config.ts';
-import { createRuntimeConfigReader } from '../config/create-runtime-config-reader.ts';
+import { createEffectiveConfigReader } from '../config/create-effective-config-reader.ts';
 import { openDatabase, type Database } from '../db/database.ts';
 import { migrateEntities } from '../db/migrate-entities.ts';
 import { createOwnedTables } from '../db/owned-tables.ts';
@@ -156,10 +156,10 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   }
   const identity = createIdentity({ dataDir: config.dataDir, database, config: identityConfig });
   const settings = settingsStoreFor(database).writeThrough(service);
-  // The Settings rows win over these defaults on every read (resolve-runtime-config.ts). GOOGLE_CLIENT_ID
+  // The Settings rows win over these defaults on every read (resolve-effective-config.ts). GOOGLE_CLIENT_ID
   // and PUBLIC_URL as the identity configuration has them (the `identity` option wins).
   const identityDefaults = { googleClientId: identityConfig.googleClientId ?? null, publicUrl: identityConfig.publicUrl ?? null };
-  const runtimeConfig = createRuntimeConfigReader(database, options.environment ?? { ...loadEnvironmentDefaults(options.env), ...identityDefaults });
+  const effectiveConfig = createEffectiveConfigReader(database, options.environment ?? { ...loadEnvironmentDefaults(options.env), ...identityDefaults });
 
   const resolveContext = options.resolveContext ?? identity.resolveContext;
   app.decorateRequest('context', null as unknown as RequestContext);
@@ -213,7 +213,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   registerEntityRoutes(app, models, operations);
   const uploadFile = createFileUploader(defineOperation, config.dataDir, files.uploads);
   registerFileRoutes(app, config.dataDir, uploadFile);
-  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, schemas, graphql: options.graphql ?? { typeDefs: entityTypeDefs, operationNames: entityOperationNames }, identity, settings, runtimeConfig, routes, defineOperation, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination, operations });
+  for (const feature of Object.values(serverFeatures)) await feature(app, { config, featureConfig, database, service, entities, schemas, graphql: options.graphql ?? { typeDefs: entityTypeDefs, operationNames: entityOperationNames }, identity, settings, effectiveConfig, routes, defineOperation, exporter: files.exporter, jobs, credentialLimits, uploadFile, coordination, operations });
   await registerConsole(app, config.distDir);
   addMethodNotAllowed();
   return { app, database, service, identity, routes, shutdown };

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EntityModelMap } from '../../contract/model/entity-model.ts';
 import type { EntitySchemas } from '../generated/schemas.ts';
 import type { FeatureConfig, ServerConfig } from '../config.ts';
-import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
+import type { EffectiveConfigReader } from '../config/resolve-effective-config.ts';
 import type { Database } from '../db/database.ts';
 import type { EntityExporter } from '../entities/entity-exporter.ts';
 import type { EntityService } from '../entities/entity-service.ts';
@@ -45,7 +45,7 @@ export interface FeatureDependencies {
   /** Server-side Settings reader, e.g. settings.get('llm.model') (server/settings/README.md). */
   settings: SettingsStore;
   /** LLM, embedding, RAG and GraphQL configuration: Settings over the environment, read per call (server/config). */
-  runtimeConfig: RuntimeConfigReader;
+  effectiveConfig: EffectiveConfigReader;
   /** Every route registered, with how it is protected (complete once the server is ready). */
   routes: RouteAccess[];
   /** Defines a feature's operation: its access (checked by the operation itself) and its work (server/operations). */

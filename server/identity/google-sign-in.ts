@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, badRequest } from '../http/http-error.ts';
 import { system } from '../entities/system-context.ts';
-import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
+import type { EffectiveConfigReader } from '../config/resolve-effective-config.ts';
 import type { SettingsStore } from '../settings/settings-store.ts';
 import { invalidCredentials, issueToken } from './sign-in.ts';
 import type { Identity } from './create-identity.ts';
@@ -28,7 +28,7 @@ export function createGoogleSignIn(deps: {
   accounts: UserAccounts;
   service: EntityService;
   settings: SettingsStore;
-  readConfig: RuntimeConfigReader;
+  readConfig: EffectiveConfigReader;
   limits: CredentialLimits;
 }): GoogleSignIn {
   const { identity, accounts, service, settings, limits } = deps;

@@ -63,12 +63,12 @@ export function createIdentityOperations(deps: FeatureDependencies, log: Fastify
   const rules = new AccessRules({ database, service, coverage: new PermissionCoverage(deps.entities), tokenVersions: identity.tokenVersions });
   const limits = deps.credentialLimits;
   const signIn = createSignIn({ identity, accounts, limits });
-  const googleSignIn = createGoogleSignIn({ identity, accounts, service, settings, readConfig: deps.runtimeConfig, limits });
+  const googleSignIn = createGoogleSignIn({ identity, accounts, service, settings, readConfig: deps.effectiveConfig, limits });
   const passwords = createPasswordChanges({ accounts, service, rules, tokenVersions: identity.tokenVersions, limits });
   const setAvatar = createAvatarSetter({ dataDir: config.dataDir, accounts });
   const selfService = createSelfService({
     port: config.port, accounts, service, settings, codes: new RecoveryCodes(database), tokenVersions: identity.tokenVersions, log,
-    mailer: createMailSender({ readConfig: deps.runtimeConfig, dataDir: config.dataDir, logger: log }), readConfig: deps.runtimeConfig,
+    mailer: createMailSender({ readConfig: deps.effectiveConfig, dataDir: config.dataDir, logger: log }), readConfig: deps.effectiveConfig,
   });
   const directory = createDirectory({ service, entities: deps.entities });
   const me = (caller: OperationCaller) => currentUserOf(service, ownUserId(caller));

@@ -1,14 +1,14 @@
 import path from 'node:path';
-import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
+import type { EffectiveConfigReader } from '../config/resolve-effective-config.ts';
 import { privateFolder } from '../files/private-folders.ts';
 import { createMailer, type Mailer, type MailerLogger } from './mailer.ts';
 
 /**
  * The mailer for the current SMTP settings (smtp.* over SMTP_*, resolved with the rest of the
- * runtime configuration: server/config/resolve-runtime-config.ts); without a host, messages go
+ * effective configuration: server/config/resolve-effective-config.ts); without a host, messages go
  * to DATA_DIR/outbox as .eml files. Rebuilt when the settings change.
  */
-export function createMailSender(deps: { readConfig: RuntimeConfigReader; dataDir: string; logger: MailerLogger }) {
+export function createMailSender(deps: { readConfig: EffectiveConfigReader; dataDir: string; logger: MailerLogger }) {
   let current: { key: string; mailer: Mailer } | null = null;
 
   return async function mailer(): Promise<Mailer> {

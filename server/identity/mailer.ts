@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { SmtpSettings } from '../config/resolve-runtime-config.ts';
+import type { SmtpSettings } from '../config/resolve-effective-config.ts';
 
 export interface MailMessage {
   to: string;

@@ -1,4 +1,4 @@
-import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
+import type { EffectiveConfigReader } from '../config/resolve-effective-config.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EntityService } from '../entities/entity-service.ts';
 import { HttpError, validationError, type InputError } from '../http/http-error.ts';
@@ -20,8 +20,8 @@ export interface SelfServiceDeps {
   tokenVersions: TokenVersions;
   mailer: () => Promise<Mailer>;
   log: FastifyBaseLogger;
-  /** app.publicUrl, else PUBLIC_URL (server/config/resolve-runtime-config.ts). */
-  readConfig: RuntimeConfigReader;
+  /** app.publicUrl, else PUBLIC_URL (server/config/resolve-effective-config.ts). */
+  readConfig: EffectiveConfigReader;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -8,7 +8,7 @@ import { OpenAiCompatibleEmbeddingProvider } from './openai-compatible-embedding
  * full-text search only). Connection settings not given for embeddings are taken from the chat
  * settings when those point at an OpenAI-compatible server, since one server usually does both;
  * the chat's key is borrowed only for the chat's own origin, never sent to another embedding host.
- * The server passes settings already resolved (server/config/resolve-runtime-config.ts).
+ * The server passes settings already resolved (server/config/resolve-effective-config.ts).
  */
 export function createEmbeddingProvider(embedding: EmbeddingSettings, chat: LlmSettings = {}): EmbeddingProvider | null {
   const model = embedding.model?.trim();

@@ -61,7 +61,7 @@ export interface RagOperations {
 export async function createRagOperations(deps: FeatureDependencies, log: FastifyBaseLogger): Promise<RagOperations> {
   const { service, config, database, entities } = deps;
   // The one configuration resolver (Settings over the environment), read per call.
-  const readSettings = deps.runtimeConfig;
+  const readSettings = deps.effectiveConfig;
   // The index for the current embedding settings (hybrid when a model is set, on SQLite), rebuilt
   // when they change in Settings; logged at start and on every change.
   const currentIndex = configuredRetrievalIndex(database, readSettings, (chosen) => {

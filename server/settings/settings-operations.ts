@@ -1,4 +1,4 @@
-import type { RuntimeConfigReader } from '../config/resolve-runtime-config.ts';
+import type { EffectiveConfigReader } from '../config/resolve-effective-config.ts';
 import { routePermission } from '../entities/route-permission.ts';
 import { entities } from '../generated/entities.ts';
 import { badRequest, HttpError } from '../http/http-error.ts';
@@ -34,7 +34,7 @@ export interface SettingsOperations {
  * setting:update or setting:manage, and a caller without a tenant. Password values never leave
  * the server in clear.
  */
-export function createSettingsOperations(deps: { store: SettingsStore; readConfig: RuntimeConfigReader; defineOperation: DefineOperation }): SettingsOperations {
+export function createSettingsOperations(deps: { store: SettingsStore; readConfig: EffectiveConfigReader; defineOperation: DefineOperation }): SettingsOperations {
   const { store, readConfig, defineOperation: define } = deps;
   return {
     list: define<void, SettingRecord[]>(VIEW, async () => (await store.list()).map(publicSetting)),

@@ -12,10 +12,10 @@ import { importAjvHelpers, type AjvHelper } from '../import-ajv-helpers.ts';
  */
 const RJSF_AJV_OPTIONS = { allErrors: true, multipleOfPrecision: 8, strict: false, verbose: true, discriminator: false } as const;
 
-/** The runtime module the emitted code imports its helpers from (relative to src/generated/validators). */
+/** The module the emitted code imports its AJV helpers from (relative to src/generated/validators). */
 const HELPERS_MODULE = '../../../runtime/form/validator-helpers.ts';
 
-/** The AJV helpers the form validators may need, imported from the runtime module (see import-ajv-helpers.ts). */
+/** The AJV helpers the form validators may need, imported from HELPERS_MODULE (see import-ajv-helpers.ts). */
 const HELPERS: readonly AjvHelper[] = [
   { pattern: /require\("ajv\/dist\/runtime\/ucs2length"\)\.default/g, name: 'ucs2length' },
   { pattern: /require\("ajv-formats\/dist\/formats"\)\.fullFormats/g, name: 'fullFormats' },

@@ -1,4 +1,4 @@
-import type { RuntimeConfigReader } from '../../config/resolve-runtime-config.ts';
+import type { EffectiveConfigReader } from '../../config/resolve-effective-config.ts';
 import type { Database } from '../../db/database.ts';
 import { createEmbeddingProvider } from '../../llm/create-embedding-provider.ts';
 import type { EmbeddingProvider } from '../../llm/embedding-provider.ts';
@@ -18,7 +18,7 @@ export type ConfiguredIndexSource = () => Promise<ConfiguredIndex>;
  * sees everything trained before; vectors are stored per model, so a new model embeds on the
  * next training. `onBuilt` hears of each new choice (the start-up log line, warnings).
  */
-export function configuredRetrievalIndex(database: Database, readConfig: RuntimeConfigReader, onBuilt?: (chosen: ConfiguredIndex) => void): ConfiguredIndexSource {
+export function configuredRetrievalIndex(database: Database, readConfig: EffectiveConfigReader, onBuilt?: (chosen: ConfiguredIndex) => void): ConfiguredIndexSource {
   let current: { key: string; chosen: ConfiguredIndex } | null = null;
   return async () => {
     const { embedding, llm } = await readConfig();

@@ -8,7 +8,7 @@ import { TEST_BACKEND } from './helpers/test-database.ts';
 import { fallbackOptions, parsePublicOptions } from '../../src/identity/public-options.ts';
 
 /**
- * The runtime configuration (server/config/resolve-runtime-config.ts) against a running server:
+ * The effective configuration (server/config/resolve-effective-config.ts) against a running server:
  * Settings changed through PATCH /api/settings/:id apply without a restart, and a key configured
  * for one host is never sent to another. Each fake server records the requests it receives,
  * Authorization header included. The environment is injected (createServer's `environment`),

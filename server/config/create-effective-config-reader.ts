@@ -1,9 +1,9 @@
 import type { EnvironmentDefaults } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { settingsStoreFor } from '../settings/settings-store.ts';
-import { resolveRuntimeConfig, type RuntimeConfigReader } from './resolve-runtime-config.ts';
+import { resolveEffectiveConfig, type EffectiveConfigReader } from './resolve-effective-config.ts';
 
-/** The Settings keys the runtime configuration reads (server/settings/setting-definitions.ts). */
+/** The Settings keys the effective configuration reads (server/settings/setting-definitions.ts). */
 const KEYS = [
   'llm.provider', 'llm.model', 'llm.baseUrl', 'llm.apiKey', 'llm.timeoutMs', 'embedding.model', 'embedding.baseUrl', 'embedding.apiKey',
   'smtp.host', 'smtp.port', 'smtp.secure', 'smtp.user', 'smtp.password', 'smtp.from', 'google.clientId', 'app.publicUrl',
@@ -17,7 +17,7 @@ const KEYS = [
  * and a call without a change is map lookups. A database without the Settings table (a trimmed
  * test server) runs on the environment alone.
  */
-export function createRuntimeConfigReader(database: Database, environment: EnvironmentDefaults): RuntimeConfigReader {
+export function createEffectiveConfigReader(database: Database, environment: EnvironmentDefaults): EffectiveConfigReader {
   return async () => {
     let stored: Map<string, unknown>;
     try {
@@ -26,6 +26,6 @@ export function createRuntimeConfigReader(database: Database, environment: Envir
     } catch {
       stored = new Map();
     }
-    return resolveRuntimeConfig(stored, environment);
+    return resolveEffectiveConfig(stored, environment);
   };
 }

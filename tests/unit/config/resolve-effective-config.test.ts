@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadEnvironmentDefaults, type EnvironmentDefaults } from '../../../server/config.ts';
-import { resolveRuntimeConfig } from '../../../server/config/resolve-runtime-config.ts';
+import { resolveEffectiveConfig } from '../../../server/config/resolve-effective-config.ts';
 
 /** Precedence (Settings, then environment, then defaults) and key-to-origin binding, as a table. */
 
@@ -9,12 +9,12 @@ const B = 'https://b.example/v1';
 const env = (vars: Record<string, string>): EnvironmentDefaults => loadEnvironmentDefaults(vars);
 const settings = (values: Record<string, unknown>) => new Map(Object.entries(values));
 
-describe('resolveRuntimeConfig: precedence', () => {
+describe('resolveEffectiveConfig: precedence', () => {
   it('Settings win over the environment; empty settings and "auto" leave it in place', () => {
     const fromEnv = env({ LLM_BASE_URL: A, LLM_MODEL: 'env-model', LLM_PROVIDER: 'openai-compatible', EMBEDDING_MODEL: 'env-embed' });
-    expect(resolveRuntimeConfig(settings({}), fromEnv).llm).toMatchObject({ baseUrl: A, model: 'env-model', provider: 'openai-compatible' });
-    expect(resolveRuntimeConfig(settings({ 'llm.model': '  ', 'llm.provider': 'auto' }), fromEnv).llm).toMatchObject({ model: 'env-model', provider: 'openai-compatible' });
-    const chosen = resolveRuntimeConfig(settings({ 'llm.model': 'set-model', 'llm.provider': 'offline', 'embedding.model': 'set-embed' }), fromEnv);
+    expect(resolveEffectiveConfig(settings({}), fromEnv).llm).toMatchObject({ baseUrl: A, model: 'env-model', provider: 'openai-compatible' });
+    expect(resolveEffectiveConfig(settings({ 'llm.model': '  ', 'llm.provider': 'auto' }), fromEnv).llm).toMatchObject({ model: 'env-model', provider: 'openai-compatible' });
+    const chosen = resolveEffectiveConfig(settings({ 'llm.model': 'set-model', 'llm.provider': 'offline', 'embedding.model': 'set-embed' }), fromEnv);
     expect(chosen.llm).toMatchObject({ model: 'set-model', provider: 'offline' });
     expect(chosen.embedding.model).toBe('set-embed');
   });
@@ -28,21 +28,21 @@ describe('resolveRuntimeConfig: precedence', () => {
       [null, {}, null],
     ];
     for (const [stored, vars, expected] of cases) {
-      const resolved = resolveRuntimeConfig(settings({ 'llm.timeoutMs': stored }), env(vars));
+      const resolved = resolveEffectiveConfig(settings({ 'llm.timeoutMs': stored }), env(vars));
       expect(resolved.llm.timeoutMs, JSON.stringify([stored, vars])).toBe(expected);
       expect(resolved.embedding.timeoutMs).toBe(expected);
     }
   });
 
   it('environment-only switches: RAG_ALLOW_PRIVATE_URLS and GRAPHQL_INTROSPECTION', () => {
-    expect(resolveRuntimeConfig(settings({}), env({}))).toMatchObject({ allowPrivateUrls: false, graphqlIntrospection: true });
-    expect(resolveRuntimeConfig(settings({}), env({ RAG_ALLOW_PRIVATE_URLS: 'TRUE', GRAPHQL_INTROSPECTION: 'false' }))).toMatchObject({
+    expect(resolveEffectiveConfig(settings({}), env({}))).toMatchObject({ allowPrivateUrls: false, graphqlIntrospection: true });
+    expect(resolveEffectiveConfig(settings({}), env({ RAG_ALLOW_PRIVATE_URLS: 'TRUE', GRAPHQL_INTROSPECTION: 'false' }))).toMatchObject({
       allowPrivateUrls: true, graphqlIntrospection: false,
     });
   });
 });
 
-describe('resolveRuntimeConfig: a key only goes to the origin it was configured for', () => {
+describe('resolveEffectiveConfig: a key only goes to the origin it was configured for', () => {
   // [what, environment, settings, chat key expected, embedding base URL expected, embedding key expected]
   const cases: [string, Record<string, string>, Record<string, unknown>, string | null, string | null, string | null][] = [
     ['env host, env key', { LLM_BASE_URL: A, LLM_API_KEY: 'env' }, { 'embedding.model': 'e' }, 'env', A, 'env'],
@@ -61,7 +61,7 @@ describe('resolveRuntimeConfig: a key only goes to the origin it was configured 
   ];
   for (const [what, vars, stored, chatKey, embeddingUrl, embeddingKey] of cases) {
     it(what, () => {
-      const resolved = resolveRuntimeConfig(settings(stored), env(vars));
+      const resolved = resolveEffectiveConfig(settings(stored), env(vars));
       expect(resolved.llm.apiKey ?? null).toBe(chatKey);
       expect(resolved.embedding.baseUrl ?? null).toBe(embeddingUrl);
       expect(resolved.embedding.apiKey ?? null).toBe(embeddingKey);
@@ -69,8 +69,8 @@ describe('resolveRuntimeConfig: a key only goes to the origin it was configured 
   }
 });
 
-describe('resolveRuntimeConfig: SMTP', () => {
-  const smtp = (stored: Record<string, unknown>, vars: Record<string, string>) => resolveRuntimeConfig(settings(stored), env(vars)).smtp;
+describe('resolveEffectiveConfig: SMTP', () => {
+  const smtp = (stored: Record<string, unknown>, vars: Record<string, string>) => resolveEffectiveConfig(settings(stored), env(vars)).smtp;
   const seeded = { 'smtp.port': 587, 'smtp.secure': false, 'smtp.from': 'Forja <no-reply@localhost>' };
 
   it('no host anywhere: null (mails go to the outbox)', () => {
@@ -98,14 +98,14 @@ describe('resolveRuntimeConfig: SMTP', () => {
   });
 });
 
-describe('resolveRuntimeConfig: Google client id and public URL', () => {
+describe('resolveEffectiveConfig: Google client id and public URL', () => {
   it('the setting, else the variable; the public URL without a trailing slash', () => {
     const vars = { GOOGLE_CLIENT_ID: 'env-id', PUBLIC_URL: 'https://env.example/' };
-    expect(resolveRuntimeConfig(settings({}), env(vars))).toMatchObject({ googleClientId: 'env-id', publicUrl: 'https://env.example' });
-    expect(resolveRuntimeConfig(settings({ 'google.clientId': ' set-id ', 'app.publicUrl': 'https://set.example' }), env(vars))).toMatchObject({
+    expect(resolveEffectiveConfig(settings({}), env(vars))).toMatchObject({ googleClientId: 'env-id', publicUrl: 'https://env.example' });
+    expect(resolveEffectiveConfig(settings({ 'google.clientId': ' set-id ', 'app.publicUrl': 'https://set.example' }), env(vars))).toMatchObject({
       googleClientId: 'set-id', publicUrl: 'https://set.example',
     });
-    expect(resolveRuntimeConfig(settings({}), env({}))).toMatchObject({ googleClientId: null, publicUrl: null });
+    expect(resolveEffectiveConfig(settings({}), env({}))).toMatchObject({ googleClientId: null, publicUrl: null });
   });
 });
 

@@ -4,7 +4,7 @@ import type { EmbeddingSettings, LlmSettings } from '../llm/llm-settings.ts';
 import { SETTING_DEFINITIONS } from '../settings/setting-definitions.ts';
 
 /** What the features run with: Settings first, then the environment, then the built-in defaults. */
-export interface RuntimeConfig {
+export interface EffectiveConfig {
   /** The chat model (chat, "improve text"). apiKey is only ever a key meant for baseUrl's origin. */
   llm: LlmSettings;
   /**
@@ -32,7 +32,7 @@ export interface SmtpSettings {
 }
 
 /** Reads the current configuration; cheap (Settings are cached until a write). */
-export type RuntimeConfigReader = () => Promise<RuntimeConfig>;
+export type EffectiveConfigReader = () => Promise<EffectiveConfig>;
 
 /**
  * Merges the stored Settings values (`stored`: key → value, empty values absent or null) over
@@ -46,7 +46,7 @@ export type RuntimeConfigReader = () => Promise<RuntimeConfig>;
  * - Stored keys (llm.apiKey, embedding.apiKey) are already bound by the Settings store, which
  *   clears them when their host setting moves to another origin.
  */
-export function resolveRuntimeConfig(stored: ReadonlyMap<string, unknown>, environment: EnvironmentDefaults): RuntimeConfig {
+export function resolveEffectiveConfig(stored: ReadonlyMap<string, unknown>, environment: EnvironmentDefaults): EffectiveConfig {
   const text = (key: string): string | null => {
     const value = stored.get(key);
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
