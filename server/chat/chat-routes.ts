@@ -2,60 +2,54 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../http/http-error.ts';
 import type { SharedLocksAndCounters } from '../db/coordination/coordination.ts';
 import type { ChatLimits } from './chat-limits.ts';
-import { KeyedLocks } from './conversation-locks.ts';
 import { conversationRateLimit } from './conversation-rate-limit.ts';
-import { ChatAnswerError, type ChatService } from './chat-service.ts';
-import { parseMessageInput, parseReactionInput, parseStartInput } from './chat-validation.ts';
+import { ChatAnswerError } from './chat-service.ts';
+import type { ChatVisitorOperations, StreamedAnswer } from './chat-visitor-operations.ts';
+import { callerOf } from '../operations/operation-caller.ts';
 
 type IdParams = { Params: { id: string } };
 type ConversationParams = { Params: { conversationId: string } };
-/** Runs a conversation's write under the lock every instance respects (or as it is, on one instance). */
-type ConversationGuard = <T>(conversationId: string, work: () => Promise<T>) => Promise<T>;
 
 const MINUTE = 60_000;
 
 /**
- * The public chat endpoints (docs/product-rules.md#calls Chat). None declares config.permission: visitors have
- * no account. Each is rate limited per IP; messages also per conversation, so one visitor cannot
- * burn the model budget through many IPs on one conversation nor one IP through many conversations.
- * With `coordination` (several instances on PostgreSQL or Redis, server/db/coordination) the
- * conversation's lock and message budget hold across instances; the service's own lock then only
- * orders this instance's share.
+ * The REST adapter of the visitors' chat (chat-visitor-operations.ts, docs/product-rules.md#calls
+ * Chat): public, each rate limited per IP; messages also per conversation, so one visitor cannot
+ * burn the model budget through many IPs on one conversation nor one IP through many
+ * conversations. With `coordination` (several instances on PostgreSQL or Redis,
+ * server/db/coordination) the conversation's message budget holds across instances.
  */
-export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limits: ChatLimits, coordination: SharedLocksAndCounters | null = null): void {
+export function registerChatRoutes(app: FastifyInstance, chat: ChatVisitorOperations, limits: ChatLimits, coordination: SharedLocksAndCounters | null = null): void {
   const perIp = (max: number) => ({ rateLimit: { max, timeWindow: MINUTE } });
   // Shared by the plain and the streaming message routes: one budget per conversation.
   const perConversation = conversationRateLimit(limits.conversationPerMinute, MINUTE, Date.now, coordination);
-  const shared = coordination ? new KeyedLocks(coordination) : null;
-  const guard: ConversationGuard = shared ? (id, work) => shared.run(id, work) : (_id, work) => work();
   // A message larger than the limit is refused by its length (400), not by Fastify's body limit;
   // the body limit still stops anything absurd before it is parsed.
   const bodyLimit = Math.max(16 * 1024, limits.maxMessageChars * 8);
 
-  app.post('/api/chat/start', { config: perIp(limits.startPerMinute), bodyLimit }, async (request, reply) => {
-    const conversation = await chat.start(parseStartInput(request.body));
+  app.post('/api/chat/start', { config: { operation: chat.start, ...perIp(limits.startPerMinute) }, bodyLimit }, async (request, reply) => {
+    const conversation = await chat.start(callerOf(request), request.body);
     return reply.status(201).send(conversation);
   });
 
-  app.get<IdParams>('/api/chat/conversation/:id', { config: perIp(limits.readPerMinute) }, async (request) =>
-    chat.conversation(request.params.id),
+  app.get<IdParams>('/api/chat/conversation/:id', { config: { operation: chat.conversation, ...perIp(limits.readPerMinute) } }, async (request) =>
+    chat.conversation(callerOf(request), { id: request.params.id }),
   );
 
   // Readable from any site: /widget.js asks it from the host page before it shows a launcher, and
   // learns from a 403 that the site is not in the bot's allowed origins (no credentials are sent).
   app.get<IdParams>(
     '/api/chat/bot/:id',
-    { config: perIp(limits.readPerMinute), onRequest: async (_request, reply) => void reply.header('access-control-allow-origin', '*') },
-    async (request) => chat.publicBot(request.params.id),
+    { config: { operation: chat.publicBot, ...perIp(limits.readPerMinute) }, onRequest: async (_request, reply) => void reply.header('access-control-allow-origin', '*') },
+    async (request) => chat.publicBot(callerOf(request), { id: request.params.id }),
   );
 
   app.post<ConversationParams>(
     '/api/chat/message/:conversationId',
-    { config: perIp(limits.messagePerMinute), preHandler: perConversation, bodyLimit },
-    async (request, reply) => {
-      const message = parseMessageInput(request.body, limits.maxMessageChars);
+    { config: { operation: chat.message, ...perIp(limits.messagePerMinute) }, preHandler: perConversation, bodyLimit },
+    async (request) => {
       try {
-        return await guard(request.params.conversationId, () => chat.message(request.params.conversationId, message));
+        return await chat.message(callerOf(request), { conversationId: request.params.conversationId, body: request.body });
       } catch (error) {
         if (error instanceof ChatAnswerError) logFailure(request, error);
         throw error;
@@ -65,22 +59,17 @@ export function registerChatRoutes(app: FastifyInstance, chat: ChatService, limi
 
   app.post<ConversationParams>(
     '/api/chat/message/:conversationId/stream',
-    { config: perIp(limits.messagePerMinute), preHandler: perConversation, bodyLimit },
+    { config: { operation: chat.streamMessage, ...perIp(limits.messagePerMinute) }, preHandler: perConversation, bodyLimit },
     async (request, reply) => {
-      const message = parseMessageInput(request.body, limits.maxMessageChars);
-      // Unknown conversations answer a plain 404 before the event stream opens.
-      await chat.conversation(request.params.conversationId);
-      await streamAnswer(request, reply, chat, guard, request.params.conversationId, message);
+      const answer = await chat.streamMessage(callerOf(request), { conversationId: request.params.conversationId, body: request.body });
+      await streamAnswer(request, reply, answer);
     },
   );
 
   app.post<ConversationParams>(
     '/api/chat/reaction/:conversationId',
-    { config: perIp(limits.messagePerMinute), bodyLimit },
-    async (request) => {
-      const reaction = parseReactionInput(request.body, request.params.conversationId);
-      return guard(request.params.conversationId, () => chat.react(request.params.conversationId, reaction));
-    },
+    { config: { operation: chat.react, ...perIp(limits.messagePerMinute) }, bodyLimit },
+    async (request) => chat.react(callerOf(request), { conversationId: request.params.conversationId, body: request.body }),
   );
 }
 
@@ -92,7 +81,7 @@ function logFailure(request: FastifyRequest, error: ChatAnswerError): void {
  * Server-sent events: `delta` events ({ text }) as the model writes, then one `done` event with the
  * saved conversation, or one `error` event ({ message, i18nMessage, conversation? }).
  */
-async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: ChatService, guard: ConversationGuard, conversationId: string, message: string) {
+async function streamAnswer(request: FastifyRequest, reply: FastifyReply, answer: StreamedAnswer) {
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
@@ -117,7 +106,7 @@ async function streamAnswer(request: FastifyRequest, reply: FastifyReply, chat: 
   if (shutdown.aborted) stop();
   else shutdown.addEventListener('abort', stop, { once: true });
   try {
-    const conversation = await guard(conversationId, () => chat.message(conversationId, message, (text) => send('delta', { text }), controller.signal));
+    const conversation = await answer((text) => send('delta', { text }), controller.signal);
     send('done', { conversation });
   } catch (error) {
     if (error instanceof ChatAnswerError) {

@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../http/http-error.ts';
 import type { ChatLimits } from './chat-limits.ts';
 import type { ChatStore } from './chat-store.ts';
-import type { ContactVerification } from './contact-verification.ts';
+import type { ChatVisitorOperations } from './chat-visitor-operations.ts';
+import { callerOf } from '../operations/operation-caller.ts';
 import { checkChatOrigin } from './origin-policy.ts';
 import { chatFramePolicy } from './chat-frame-policy.ts';
 import { WIDGET_SCRIPT } from './widget/widget-script.ts';
@@ -34,9 +35,8 @@ const BOT_OF_ROUTE: Record<string, 'body' | 'conversation' | 'param'> = {
  * The visitor-facing additions of issue 20: allowed origins on every chat route, frame-ancestors
  * of the chat pages, e-mail verification, resuming a conversation, and /widget.js.
  */
-export function registerChatVisitorRoutes(app: FastifyInstance, deps: { store: ChatStore; verification: ContactVerification; limits: ChatLimits }): void {
-  const { store, verification, limits } = deps;
-  const perIp = (max: number) => ({ rateLimit: { max, timeWindow: MINUTE } });
+export function registerChatVisitorRoutes(app: FastifyInstance, deps: { store: ChatStore }): void {
+  const { store } = deps;
 
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
@@ -64,16 +64,6 @@ export function registerChatVisitorRoutes(app: FastifyInstance, deps: { store: C
 
   chatFramePolicy(app, store);
 
-  app.post('/api/chat/resume', { config: perIp(limits.readPerMinute) }, async (request) => verification.resume(request.body));
-
-  app.post<ConversationParams>('/api/chat/verify/:conversationId/code', { config: perIp(limits.startPerMinute) }, async (request) =>
-    verification.requestCode(request.params.conversationId),
-  );
-
-  app.post<ConversationParams>('/api/chat/verify/:conversationId', { config: perIp(limits.messagePerMinute) }, async (request) =>
-    verification.verify(request.params.conversationId, request.body),
-  );
-
   // Loaded by other sites' pages: cross-origin readable, cached briefly so a fix reaches them soon.
   app.get('/widget.js', async (_request, reply) =>
     reply
@@ -81,6 +71,18 @@ export function registerChatVisitorRoutes(app: FastifyInstance, deps: { store: C
       .header('cache-control', 'public, max-age=300')
       .header('cross-origin-resource-policy', 'cross-origin')
       .send(WIDGET_SCRIPT),
+  );
+}
+
+/** POST /api/chat/resume, /api/chat/verify/:conversationId/code and /api/chat/verify/:conversationId: REST adapters of the e-mail verification. */
+export function registerVerificationRoutes(app: FastifyInstance, chat: ChatVisitorOperations, limits: ChatLimits): void {
+  const perIp = (max: number) => ({ rateLimit: { max, timeWindow: MINUTE } });
+  app.post('/api/chat/resume', { config: { operation: chat.resume, ...perIp(limits.readPerMinute) } }, async (request) => chat.resume(callerOf(request), request.body));
+  app.post<ConversationParams>('/api/chat/verify/:conversationId/code', { config: { operation: chat.requestCode, ...perIp(limits.startPerMinute) } }, async (request) =>
+    chat.requestCode(callerOf(request), { conversationId: request.params.conversationId }),
+  );
+  app.post<ConversationParams>('/api/chat/verify/:conversationId', { config: { operation: chat.verify, ...perIp(limits.messagePerMinute) } }, async (request) =>
+    chat.verify(callerOf(request), { conversationId: request.params.conversationId, body: request.body }),
   );
 }
 

@@ -7,6 +7,8 @@ import { ChatStore } from './chat-store.ts';
 import { registerContactMergeRoute } from './contact-merge-routes.ts';
 import { chatRetrievalIndex } from './chat-retrieval-index.ts';
 import { registerChatVisitors } from './register-chat-visitors.ts';
+import { createChatVisitorOperations } from './chat-visitor-operations.ts';
+import { registerVerificationRoutes } from './chat-visitor-routes.ts';
 import { ChatPreview } from './chat-preview.ts';
 import { createChatConsoleOperations } from './chat-console-operations.ts';
 import { registerChatPreviewRoute } from './chat-preview-routes.ts';
@@ -17,11 +19,13 @@ export const registerChatFeature: ServerFeature = async (app, deps: FeatureDepen
   const store = new ChatStore(deps.database, deps.service);
   const llm = new ChatLlm(deps.effectiveConfig);
   // Origins, frame policy, e-mail codes, resume tokens and /widget.js, before the routes they cover.
-  const tokens = await registerChatVisitors(app, deps, store);
+  const { tokens, verification } = await registerChatVisitors(app, deps, store);
   const index = chatRetrievalIndex(deps.database, deps.effectiveConfig);
   const service = new ChatService(store, llm, index, tokens);
   // Several instances (PostgreSQL or Redis): one lock and one message budget per conversation across all of them.
-  registerChatRoutes(app, service, limits, deps.coordination.shared);
+  const visitors = createChatVisitorOperations({ chat: service, verification, limits, coordination: deps.coordination.shared, defineOperation: deps.defineOperation });
+  registerChatRoutes(app, visitors, limits, deps.coordination.shared);
+  registerVerificationRoutes(app, visitors, limits);
   // The console's side: analytics, the bot form's preview (the same pipeline over an in-memory
   // conversation, issue 28 item 4) and the merge of unverified contacts (issue 20), each an
   // operation that checks its own caller.

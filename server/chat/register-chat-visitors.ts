@@ -12,9 +12,9 @@ import { VisitorContacts } from './visitor-contacts.ts';
 /**
  * Builds and registers issue 20's visitor side (origins, frame policy, e-mail codes, resume
  * tokens, /widget.js) before the chat routes, so its hooks cover them. Returns the token signer
- * the chat service hands out on start.
+ * the chat service hands out on start and the e-mail verification (its routes: chat-visitor-routes.ts).
  */
-export async function registerChatVisitors(app: FastifyInstance, deps: FeatureDependencies, store: ChatStore): Promise<ConversationTokens> {
+export async function registerChatVisitors(app: FastifyInstance, deps: FeatureDependencies, store: ChatStore): Promise<{ tokens: ConversationTokens; verification: ContactVerification }> {
   // Keyed from the token secret, like export links: the same on every instance.
   const secret = readOrCreateSecret(deps.config.dataDir, 'jwt-secret', deps.identity.config.jwtSecret).value;
   const tokens = new ConversationTokens(secret);
@@ -27,6 +27,6 @@ export async function registerChatVisitors(app: FastifyInstance, deps: FeatureDe
     mailer: createMailSender({ readConfig: deps.effectiveConfig, dataDir: deps.config.dataDir, logger: app.log }),
     log: app.log,
   });
-  registerChatVisitorRoutes(app, { store, verification, limits: deps.featureConfig.chat });
-  return tokens;
+  registerChatVisitorRoutes(app, { store });
+  return { tokens, verification };
 }
