@@ -1,13 +1,13 @@
 import fs from 'node:fs';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { ServerResponse } from 'node:http';
 import path from 'node:path';
 import { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { watch } from 'chokidar';
-import type { FastifyInstance } from 'fastify';
 import { runOnce } from '../generator/cli.ts';
 import { installLiveApply, type LiveApplyResult } from '../server/dev/live-apply.ts';
+import { createAppSwitch } from '../server/http/app-switch.ts';
 
 /**
  * The API half of `npm run dev`: generator and server in one process, so a saved manifest is live
@@ -41,29 +41,11 @@ const root = process.cwd();
 const log = (line: string) => console.log(`[dev] ${line}`);
 const GENERATED = [path.join(root, 'server', 'generated'), path.join(root, 'src', 'generated')];
 let version = 0;
-let app: FastifyInstance | null = null;
 let reloading: Promise<unknown> = Promise.resolve();
 let stopping = false;
-/** The old apps still finishing their requests. */
-const closing = new Set<Promise<void>>();
-/** Requests each app is still answering: it closes once its count is back to 0. */
-const inFlight = new WeakMap<FastifyInstance, { count: number; drained: (() => void) | null }>();
 
 function fresh<T>(file: string): Promise<T> {
   return import(`${pathToFileURL(path.join(root, file)).href}?forja-dev=${version}`) as Promise<T>;
-}
-
-/** The one socket: every request to the app current when it arrives (Fastify's own handler). */
-function dispatch(request: IncomingMessage, response: ServerResponse): void {
-  if (request.url === '/__forja-dev/events') return subscribe(response);
-  const current = app!;
-  const state = inFlight.get(current)!;
-  state.count += 1;
-  response.once('close', () => {
-    state.count -= 1;
-    if (state.count === 0) state.drained?.();
-  });
-  current.server.emit('request', request, response);
 }
 
 /** Server-sent events to the Vite dev server: `applied` once a new model serves. */
@@ -78,18 +60,15 @@ function announce(event: 'applied' | 'failed', data: Record<string, unknown>): v
   for (const response of subscribers) response.write(`event: ${event}\ndata: ${JSON.stringify({ version, ...data })}\n\n`);
 }
 
-const listener = http.createServer(dispatch);
-// Fastify's defaults, which its own server would have had (a keep-alive connection outlives reloads).
-listener.keepAliveTimeout = 72_000;
-
-/** Closes an app once the requests it started are answered (bounded by its shutdown grace). */
-function retire(previous: FastifyInstance): void {
-  const done = previous
-    .close()
-    .catch((error: unknown) => log(`closing the previous app failed: ${(error as Error).stack ?? error}`))
-    .finally(() => closing.delete(done));
-  closing.add(done);
-}
+/** The one socket: every request to the app current when it arrives, the event stream aside (server/http/app-switch.ts). */
+const appSwitch = createAppSwitch({
+  log,
+  intercept: (request, response) => {
+    if (request.url !== '/__forja-dev/events') return false;
+    subscribe(response);
+    return true;
+  },
+});
 
 /** Builds the app from fresh modules; the old one serves until the new one is ready. */
 async function reload(reason: string): Promise<LiveApplyResult> {
@@ -99,42 +78,28 @@ async function reload(reason: string): Promise<LiveApplyResult> {
     const { loadConfig } = await fresh<typeof import('../server/config.ts')>('server/config.ts');
     const { createServer } = await fresh<typeof import('../server/http/create-server.ts')>('server/http/create-server.ts');
     const config = loadConfig();
-    if (!app) {
+    if (!appSwitch.has()) {
       const { checkStartup } = await fresh<typeof import('../server/startup/check-startup.ts')>('server/startup/check-startup.ts');
       await checkStartup(config);
     }
     const loaded = performance.now();
     const next = await createServer({ config });
-    const state = { count: 0, drained: null as (() => void) | null };
-    inFlight.set(next, state);
-    // Last preClose hook: the app's own (graceful close, job queue) have run; its database closes
-    // after this, so the requests it is still answering finish first.
-    next.addHook('preClose', async () => {
-      if (state.count === 0) return;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, config.shutdownGraceMs).unref();
-        state.drained = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    });
+    appSwitch.track(next, config.shutdownGraceMs);
     await next.ready();
     const created = performance.now();
-    const previous = app;
-    app = next;
-    if (previous) retire(previous);
-    else await new Promise<void>((resolve, reject) => listener.once('error', reject).listen(config.port, config.host, () => resolve()));
+    const previous = appSwitch.has();
+    appSwitch.use(next);
+    if (!previous) await appSwitch.listen(config.port, config.host);
     const ms = Math.round(performance.now() - started);
     const span = (from: number, to: number) => Math.round(to - from);
     log(
       `${previous ? 'reloaded' : 'started'} (${reason}) in ${ms} ms: modules ${span(started, loaded)} (${moduleStats.reloaded} re-evaluated, ${moduleStats.kept} kept), app ${span(loaded, created)}` +
-        (previous ? '' : `; listening on http://${config.host}:${(listener.address() as { port: number }).port}`),
+        (previous ? '' : `; listening on http://${config.host}:${appSwitch.port()}`),
     );
     announce('applied', { reason, ms });
     return { applied: true, outcome: 'applied', ms };
   } catch (error) {
-    if (!app) throw error;
+    if (!appSwitch.has()) throw error;
     log(`reload failed (${reason}); the previous server keeps serving: ${(error as Error).stack ?? error}`);
     announce('failed', { reason });
     return { applied: false, outcome: 'failed', message: (error as Error).message, ms: Math.round(performance.now() - started) };
@@ -182,10 +147,10 @@ function applyModel(reason: string, alwaysReload = false): Promise<LiveApplyResu
     }
     const generated = performance.now();
     if (code !== 0) {
-      log(app ? 'the running server keeps the last good model' : 'not started: waiting for a manifest the generator accepts');
+      log(appSwitch.has() ? 'the running server keeps the last good model' : 'not started: waiting for a manifest the generator accepts');
       return { applied: false, outcome: 'refused', message: printed.join('\n'), ms: Math.round(generated - started) };
     }
-    if (app && !alwaysReload && generatedState() === before) {
+    if (appSwitch.has() && !alwaysReload && generatedState() === before) {
       log(`nothing to apply (${reason}): the generated model is unchanged`);
       return { applied: false, outcome: 'unchanged', ms: Math.round(generated - started) };
     }
@@ -223,14 +188,14 @@ if (first.outcome === 'refused') log('the manifests above cannot be served: fix 
 const onModelSaved = debounced((files) => {
   console.log(`\n↻ ${named(files)} changed`);
   // A locale can change what the server says without changing a generated file.
-  void applyModel(`${named(files)} saved`, !app || files.some((file) => file.startsWith(path.join(root, 'locales'))));
+  void applyModel(`${named(files)} saved`, !appSwitch.has() || files.some((file) => file.startsWith(path.join(root, 'locales'))));
 });
 watch([path.join(root, 'manifests'), path.join(root, 'locales')], { ignoreInitial: true }).on('all', (_event, file) => {
   if (file.endsWith('.json')) onModelSaved(file);
 });
 
 const onSourceSaved = debounced((files) => {
-  if (app) void queue(() => reload(`${named(files)} saved`));
+  if (appSwitch.has()) void queue(() => reload(`${named(files)} saved`));
 });
 watch(['server', 'contract', 'runtime'].map((dir) => path.join(root, dir)), {
   ignoreInitial: true,
@@ -245,10 +210,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) process.exit(1);
     stopping = true;
     for (const response of subscribers) response.end();
-    listener.close();
-    listener.closeIdleConnections();
     void reloading
-      .then(() => Promise.all([...closing, app?.close()]))
+      .then(() => appSwitch.close())
       .then(() => process.exit(0), () => process.exit(1));
   });
 }

@@ -35,7 +35,7 @@ try {
   app = await createServer({ config });
   const studio = loadStudioConfig();
   if (studio.enabled && studio.live === 'running') {
-    appSwitch = createAppSwitch((line) => app.log.error(line));
+    appSwitch = createAppSwitch({ log: (line) => app.log.error(line) });
     appSwitch.track(app, config.shutdownGraceMs);
     await app.ready();
     appSwitch.use(app);

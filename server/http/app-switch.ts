@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
  * running server can swap in an app built on a new model (the schema studio's live apply under
  * `npm start`, server/studio/running-apply.ts) without refusing a request: the new app takes the
  * next request once it is ready; the old one finishes the requests it started, then closes.
- * The same scheme as `npm run dev` (scripts/dev-server.ts), for the built server.
+ * `npm run dev` (scripts/dev-server.ts) swaps its reloads through it too.
  */
 export interface AppSwitch {
   /** Must be called on each app before its ready(): its close then waits for its own requests. */
@@ -14,6 +14,8 @@ export interface AppSwitch {
   /** Makes `next` (tracked and ready) the app of every new request; the previous one closes once drained. */
   use(next: FastifyInstance): void;
   current(): FastifyInstance;
+  /** Whether an app serves yet. */
+  has(): boolean;
   listen(port: number, host: string): Promise<void>;
   /** The port it listens on (port 0 asked for any). */
   port(): number;
@@ -21,12 +23,20 @@ export interface AppSwitch {
   close(): Promise<void>;
 }
 
-export function createAppSwitch(log: (line: string) => void = console.error): AppSwitch {
+export interface AppSwitchOptions {
+  log?: (line: string) => void;
+  /** Answers a request itself instead of the apps (true: answered), e.g. the dev server's event stream. */
+  intercept?: (request: IncomingMessage, response: ServerResponse) => boolean;
+}
+
+export function createAppSwitch(options: AppSwitchOptions = {}): AppSwitch {
+  const log = options.log ?? console.error;
   let app: FastifyInstance | null = null;
   const inFlight = new WeakMap<FastifyInstance, { count: number; drained: (() => void) | null }>();
   const closing = new Set<Promise<void>>();
 
   const listener = http.createServer((request: IncomingMessage, response: ServerResponse) => {
+    if (options.intercept?.(request, response)) return;
     const current = app!;
     const state = inFlight.get(current)!;
     state.count += 1;
@@ -69,6 +79,9 @@ export function createAppSwitch(log: (line: string) => void = console.error): Ap
       const previous = app;
       app = next;
       if (previous) retire(previous);
+    },
+    has() {
+      return app !== null;
     },
     current() {
       if (!app) throw new Error('app-switch: no app yet (call use(app) first)');
