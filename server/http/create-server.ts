@@ -169,7 +169,7 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const authorizer = options.authorizer ?? permissionAuthorizer;
   // Every operation checks its own caller through this authorizer (server/operations).
   const defineOperation = operationDefiner(authorizer);
-  const { routes } = registerRouteAuthorization(app, defineOperation);
+  const { routes } = registerRouteAuthorization(app);
   const addMethodNotAllowed = trackMethodsForNotAllowed(app);
   // Before any body is read: bounded JSON, small public bodies, anonymous rate limits (issue 31 item 3).
   registerBoundedJsonParser(app);

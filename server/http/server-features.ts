@@ -80,7 +80,7 @@ export const serverFeatures: Record<string, ServerFeature> = {
   // The studio runs the generator: loaded only when it is on, so a server without it never loads generator/.
   studio: async (app, deps) => {
     // Without it nothing is applied live: the console's question (GET /api/live-model) has one answer.
-    if (!deps.featureConfig.studio.enabled) return registerLiveModelRoute(app, () => NO_LIVE_CHANGES);
+    if (!deps.featureConfig.studio.enabled) return registerLiveModelRoute(app, deps.defineOperation('signedIn', async () => NO_LIVE_CHANGES));
     const { studioFeature } = await import('../studio/studio-feature.ts');
     await studioFeature(app, deps);
   },

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { Operation } from '../operations/define-operation.ts';
+import { callerOf } from '../operations/operation-caller.ts';
 
 /** The entities whose model changed since the console was built, as GET /api/live-model answers. */
 export interface LiveModelChanges {
@@ -15,9 +17,9 @@ export const NO_LIVE_CHANGES: LiveModelChanges = { changed: {}, menu: null, text
  * can ask once per load: without the studio, or before any save, nothing changed. Signed-in users
  * only; the models are those the console's bundle already carries for the built entities.
  */
-export function registerLiveModelRoute(app: FastifyInstance, changes: () => LiveModelChanges): void {
+export function registerLiveModelRoute(app: FastifyInstance, liveModel: Operation<void, LiveModelChanges>): void {
   app.get('/api/live-model', {
-    config: { authenticated: true },
+    config: { operation: liveModel },
     schema: { summary: 'The entities whose model changed since the console was built (a schema studio save applied live): models, form schemas, menu and texts; empty when none did', tags: ['studio'] },
-  }, async () => changes());
+  }, async (request) => liveModel(callerOf(request), undefined));
 }

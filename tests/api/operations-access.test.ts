@@ -3,8 +3,9 @@
 // permissions (403), admits a caller holding exactly them, and admits system(). Read from the
 // server's own route list, so a route added tomorrow is covered without editing this file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify from 'fastify';
 import { system } from '../../server/entities/system-context.ts';
-import type { RouteAccess } from '../../server/http/authorize-route.ts';
+import { registerRouteAuthorization, type RouteAccess } from '../../server/http/authorize-route.ts';
 import { HttpError } from '../../server/http/http-error.ts';
 import type { RequestContext } from '../../server/http/request-context.ts';
 import type { Operation } from '../../server/operations/define-operation.ts';
@@ -35,21 +36,27 @@ async function statusOf(work: Promise<unknown>): Promise<number | 'ran'> {
 function guarded(): Array<{ name: string; route: RouteAccess; operation: Operation<never, unknown> }> {
   const seen = new Set<unknown>();
   return server.forja.routes
-    .filter((route) => route.operation && route.access !== 'public' && !route.declaredOnly && !seen.has(route.operation) && seen.add(route.operation))
+    .filter((route) => route.operation && route.access !== 'public' && !seen.has(route.operation) && seen.add(route.operation))
     .map((route) => ({ name: `${route.method} ${route.url}`, route, operation: route.operation as Operation<never, unknown> }));
 }
 
 describe('every route runs an operation that checks its own caller', () => {
-  it('every route that is not public has an operation (the studio\'s aside, which declare theirs)', () => {
+  it('every route that is not public has an operation', () => {
     const bare = server.forja.routes.filter((route) => route.access !== 'public' && !route.operation).map((route) => `${route.method} ${route.url}`);
     expect(bare).toEqual([]);
-    const declaredOnly = server.forja.routes.filter((route) => route.declaredOnly).map((route) => route.url);
-    expect(declaredOnly.filter((url) => !url.startsWith('/api/studio/') && url !== '/api/live-model')).toEqual([]);
-    // A declared-only route is checked all the same (authorize-route.ts): never listed as public.
     expect(server.forja.routes.filter((route) => route.url === '/api/live-model').map((route) => route.access)).toContain('authenticated');
   });
 
-  it('a declared-only route refuses an anonymous caller over HTTP, and serves a signed-in one', async () => {
+  it('a route that declares an access of its own instead of an operation is refused when registered', async () => {
+    for (const config of [{ permission: { entity: 'x', action: 'view', permission: 'x:view', alternatives: [] } }, { authenticated: true }, { authenticated: false }]) {
+      const app = Fastify({ logger: false });
+      registerRouteAuthorization(app);
+      expect(() => app.get('/x', { config: config as never }, async () => 'x')).toThrow(/routes no longer decide access.*config\.operation/);
+      await app.close().catch(() => undefined);
+    }
+  });
+
+  it('the studio\'s live model refuses an anonymous caller over HTTP, and serves a signed-in one', async () => {
     expect((await server.as(null).get('/api/live-model')).status).toBe(401);
     expect((await server.get('/api/live-model')).status).toBe(200);
     // The list covers the features this check is about (a route list that lost them would pass the rules below).

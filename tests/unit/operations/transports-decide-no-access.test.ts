@@ -28,12 +28,8 @@ const ACCESS_DECISIONS: Array<[string, RegExp]> = [
   ['runs an operation\'s admission by hand', /\.admit\s*\(/],
 ];
 
-/**
- * Transports that still decide access, each with the reason. The studio's routes declare
- * `config.permission` or `config.authenticated` (checked by authorize-route.ts through the same
- * definer); they are the studio's to turn into operations.
- */
-const NOT_YET_OPERATIONS = new Set(['server/studio/studio-feature.ts', 'server/studio/live-model-route.ts']);
+/** Transports that still decide access, each with the reason: none since the studio's routes became operations. */
+const NOT_YET_OPERATIONS = new Set<string>();
 
 function sources(dir: string): string[] {
   const out: string[] = [];
