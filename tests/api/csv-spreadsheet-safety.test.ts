@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { qs, startTestServer, type TestServer } from './helpers/test-server.ts';
 import { unguardFormula } from '../../server/entities/csv-formula-guard.ts';
+import { createRng } from '../helpers/prng.ts';
 
 let server: TestServer;
 const BASE = '/api/bot-trace-statuses';
@@ -15,17 +16,8 @@ const SEPARATORS = [';', ',', '\t'];
 const TRIGGER = /^[" ]*[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** mulberry32: the same cells on every run; a failure names the seed and the cell. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (tests/helpers/prng.ts): the same cells on every run, and a failure names its seed. */
+const random = (seed: number) => createRng(seed).next;
 const PARTS = ["'", '=', '+', '-', '@', '\t', '\r\n', '\n', ',', ';', '"', ' ', 'a', '1', "cmd|'/c calc'!A1", '=2+5+', 'Acme', 'ñ'];
 function hostile(next: () => number): string {
   let out = '';

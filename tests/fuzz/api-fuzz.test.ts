@@ -7,7 +7,7 @@ import {
   BAD_IDS, INJECTION_STRINGS, INVALID_JSON_BODIES, WRONG_CONTENT_TYPES, deepJson, hugeArray, hugeString, tamperedTokens, wrongTypeValue,
 } from './helpers/bad-values.ts';
 import { openSnapshotReader, snapshotDiff, type DbSnapshot, type SnapshotReader } from './helpers/db-snapshot.ts';
-import { createRng, fuzzSeed, type Rng } from './helpers/prng.ts';
+import { createRng, fuzzSeed, type Rng } from '../helpers/prng.ts';
 import { sampleFromSchema } from './helpers/sample-from-schema.ts';
 
 /**

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../api/helpers/test-server.ts'
 import { contractFor, type OpenApiContract, type OpenApiOperation } from '../api/helpers/openapi-contract.ts';
 import type { TestBackend } from '../api/helpers/test-database.ts';
 import { BAD_IDS, INJECTION_STRINGS, wrongTypeValue } from './helpers/bad-values.ts';
-import { createRng, fuzzSeed, type Rng } from './helpers/prng.ts';
+import { createRng, fuzzSeed, type Rng } from '../helpers/prng.ts';
 import { sampleFromSchema } from './helpers/sample-from-schema.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Rng } from './prng.ts';
+import type { Rng } from '../../helpers/prng.ts';
 
 export const INJECTION_STRINGS = [
   `' OR '1'='1`,

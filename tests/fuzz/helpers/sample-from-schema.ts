@@ -1,4 +1,4 @@
-import type { Rng } from './prng.ts';
+import type { Rng } from '../../helpers/prng.ts';
 
 type Schema = Record<string, any>;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { guardFormula, unguardFormula } from '../../../server/entities/csv-formula-guard.ts';
 import { detectSeparator } from '../../../server/entities/import-file-rows.ts';
+import { createRng } from '../../helpers/prng.ts';
 
 describe('guardFormula / unguardFormula', () => {
   it('neutralises every OWASP trigger, quotes and all, and leaves numbers and plain text alone', () => {
@@ -37,17 +38,8 @@ const naiveCells = (text: string, separator: string) => text.split(new RegExp(`[
 const TRIGGER = /^[" ]*[=+\-@\t\r]/;
 const PLAIN_NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** A seeded generator (mulberry32): the same hostile cells on every run, and a failure names its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (tests/helpers/prng.ts): the same cells on every run, and a failure names its seed. */
+const random = (seed: number) => createRng(seed).next;
 const HOSTILE = ["'", '=', '+', '-', '@', '\t', '\r', '\n', ',', ';', '"', ' ', 'a', '1', '.', '|', "cmd|'/c calc'!A1", '=2+5+', 'Acme', '\r\n', 'ñ', '🚀'];
 function hostileCell(next: () => number): string {
   let out = '';

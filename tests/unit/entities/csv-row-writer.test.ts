@@ -11,20 +11,12 @@ import { defineEntities, type EntityDefinition } from '../../../server/entities/
 import { MISSING, type RefDisplayCache } from '../../../server/entities/ref-display-cache.ts';
 import { entities } from '../../../server/generated/entities.ts';
 import { schemas } from '../../../server/generated/schemas.ts';
+import { createRng } from '../../helpers/prng.ts';
 
 const definitions = defineEntities(entities, schemas, createEntityAjv());
 
-/** A seeded generator (mulberry32): the same rows on every run, and a failure names its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded generator (tests/helpers/prng.ts): the same cells on every run, and a failure names its seed. */
+const random = (seed: number) => createRng(seed).next;
 const PIECES = ["'", '=', '+', '-', '@', '\t', '\r', '\n', ',', ';', '"', ' ', 'a', '1', '.', '|', 'e', 'Acme', '=2+5+', '\r\n', 'ñ', '🚀'];
 const NUMBERS = [0, -0, 1, -1, 12.5, -12.5, 1e21, -1e-7, 3e300, Number.MAX_SAFE_INTEGER, NaN, Infinity, -Infinity];
 const SEPARATORS = [';', ',', '\t', '|', "'", '.', '-', 'e', '1', '+', ' ', 'ñ'];
