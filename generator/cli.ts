@@ -5,7 +5,7 @@ import { readInput, readMetaSchema } from './load/read-input.ts';
 import { generate } from './generate.ts';
 import { emitSettingValidators } from './emit/contract/emit-setting-validators.ts';
 import { diffArtefacts, writeArtefacts } from './write-artefacts.ts';
-import { ManifestValidationError, formatIssue } from './validate/manifest-issue.ts';
+import { ManifestValidationError, formatIssue, formatWarning, type ManifestIssue } from './validate/manifest-issue.ts';
 import { addLocaleKeysCommand } from './validate/manifest-rules.ts';
 import { printMigrationPlan } from './print-migration-plan.ts';
 
@@ -54,6 +54,7 @@ export function runOnce(options: Options): number {
     result = generate(readInput(options.root), readMetaSchema(options.root));
   } catch (error) {
     if (error instanceof ManifestValidationError) {
+      printWarnings(error.warnings);
       console.error(error.issues.map(formatIssue).join('\n\n'));
       const missingKeys = [...new Set(error.issues.flatMap((issue) => issue.missingLocaleKey ?? []))];
       if (missingKeys.length > 1) console.error(`\nAdd every missing locale key at once (then write the texts):\n  ${addLocaleKeysCommand(missingKeys)}`);
@@ -62,6 +63,7 @@ export function runOnce(options: Options): number {
     }
     throw error;
   }
+  printWarnings(result.warnings);
   // Not from the manifests: contract/ artefacts every project has (the fixture projects too).
   result = { ...result, files: new Map([...result.files, ...settingValidators()]) };
   const diff = diffArtefacts(options.root, result.files);
@@ -91,6 +93,11 @@ export function runOnce(options: Options): number {
     `✔ ${Object.keys(result.models).length} entities, ${result.files.size} files: ${diff.added.length} added, ${diff.changed.length} changed, ${diff.removed.length} removed, ${diff.unchanged.length} unchanged (${ms} ms)`,
   );
   return 0;
+}
+
+/** Printed even with --quiet: each names a change the manifest's author should make. */
+function printWarnings(warnings: ManifestIssue[]): void {
+  if (warnings.length) console.error(`${warnings.map(formatWarning).join('\n\n')}\n`);
 }
 
 async function watch(options: Options): Promise<void> {

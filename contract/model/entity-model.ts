@@ -160,7 +160,7 @@ export interface EntityModel {
   inputTypeName: string;
   label: string;
   labelPlural: string;
-  api: { basePath: string; provider: 'generic' | 'custom' };
+  api: { basePath: string; endpoints: 'generic' | 'custom' };
   route: { path: string; layout: 'default' | 'chat'; permission: string } | null;
   menu: { group: MenuGroup; icon: string; order: number; label: string; permission: string } | null;
   displayField: string;

@@ -84,7 +84,7 @@ function buildModel(m: Manifest, all: Map<string, Manifest>, enums: SharedEnums)
     inputTypeName: `${m.typeName}Input`,
     label: m.label,
     labelPlural: m.labelPlural ?? m.label,
-    api: { basePath: m.api.basePath, provider: m.api.provider ?? 'generic' },
+    api: { basePath: m.api.basePath, endpoints: m.api.endpoints ?? 'generic' },
     route: m.route ? { path: m.route.path, layout: m.route.layout ?? 'default', permission: routePermission } : null,
     menu: m.menu
       ? {

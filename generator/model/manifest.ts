@@ -49,7 +49,7 @@ export interface Manifest {
   label: string;
   labelPlural?: string;
   dbTable: string;
-  api: { basePath: string; provider?: 'generic' | 'custom' };
+  api: { basePath: string; endpoints?: 'generic' | 'custom' };
   route?: { path: string; layout?: 'default' | 'chat'; permission?: string };
   menu?: { group: MenuGroup; icon: string; order?: number; label?: string; permission?: string };
   displayField?: string;

@@ -19,9 +19,14 @@ function describeValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
-/** Thrown when generation must stop; carries every issue found, not just the first. */
+/** A warning as the CLI prints it: the issue's lines, marked as not stopping the generation. */
+export function formatWarning(issue: ManifestIssue): string {
+  return `warning: ${formatIssue(issue)}`;
+}
+
+/** Thrown when generation must stop; carries every issue found, not just the first (and the warnings, printed too). */
 export class ManifestValidationError extends Error {
-  constructor(readonly issues: ManifestIssue[]) {
+  constructor(readonly issues: ManifestIssue[], readonly warnings: ManifestIssue[] = []) {
     super(`${issues.length} manifest problem${issues.length === 1 ? '' : 's'}:\n${issues.map(formatIssue).join('\n')}`);
     this.name = 'ManifestValidationError';
   }

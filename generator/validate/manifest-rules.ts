@@ -564,7 +564,7 @@ const permissionsKnown: ManifestRule = ({ manifests }) => {
   return issues;
 };
 
-/** A generic provider needs a route-able entity; a flagged-off action must not be half-configured. */
+/** A flagged-off action must not be half-configured; a menu entry needs a route. */
 const flagsConsistent: ManifestRule = ({ manifests }) =>
   manifests.flatMap(({ file, manifest }) => {
     const issues: ManifestIssue[] = [];

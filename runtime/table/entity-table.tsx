@@ -262,7 +262,7 @@ export function EntityTable(props: EntityTableProps) {
 }
 
 /**
- * The selection's count and scope above the table. With every row of the page ticked it offers
+ * The selection's count above the table, and what it covers. With every row of the page ticked it offers
  * every row matching the query (Gmail's banner); with those chosen, it says so and offers to clear.
  */
 function SelectionBar(props: {

@@ -3,7 +3,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import type { Database, Row } from './database.ts';
 import { PostgresChangeFeed } from './postgres-change-feed.ts';
 import { postgresDialect } from './postgres-dialect.ts';
-import { TransactionScope } from './transaction-scope.ts';
+import { TransactionTracker } from './transaction-tracker.ts';
 
 export const DEFAULT_PG_POOL_SIZE = 10;
 
@@ -36,7 +36,7 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
 
   // Database.transaction: a pooled connection of its own, taken at the transaction's first write
   // (reads before it run on the pool, as outside a transaction) and held until COMMIT/ROLLBACK.
-  const transactions = new TransactionScope<PostgresTransaction>();
+  const transactions = new TransactionTracker<PostgresTransaction>();
   const begunClient = (): pg.PoolClient | null => {
     const tx = transactions.current();
     return tx && tx.open ? tx.client : null;

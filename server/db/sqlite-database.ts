@@ -5,7 +5,7 @@ import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
 import type { Database, Row } from './database.ts';
 import { createSqliteCheckpointer, type SqliteCheckpointer, type SqliteCheckpointLog, type SqliteCheckpointOptions, type SqliteCheckpointStats } from './sqlite-checkpointer.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
-import { TransactionScope } from './transaction-scope.ts';
+import { TransactionTracker } from './transaction-tracker.ts';
 
 /** Prepared statements kept per SQL text; the entity queries are a small, fixed set of shapes. */
 const STATEMENT_CACHE_LIMIT = 1000;
@@ -116,7 +116,7 @@ export function openSqliteDatabase(file: string, options: SqliteDatabaseOptions 
   // Transactions (Database.transaction) run on one connection of their own, opened once: SQLite
   // has one writer, so one transaction holds the write lock at a time (the others' first writes
   // wait in writeTurn), and reads on the main connection keep seeing committed data (WAL).
-  const transactions = new TransactionScope<SqliteTransaction>();
+  const transactions = new TransactionTracker<SqliteTransaction>();
   let txConnection: { db: BetterSqlite3.Database; statements: Map<string, BetterSqlite3.Statement> } | null = null;
   const txDb = () => {
     if (!txConnection) {

@@ -8,13 +8,13 @@ import type { RawQuery } from './list-query.ts';
 
 /**
  * The REST adapter of the entity operations (operations/entity-operations.ts): for every
- * `provider: generic` model, the endpoints of the contract's table under its basePath, each
+ * `endpoints: generic` model, the endpoints of the contract's table under its basePath, each
  * reading its input from the URL, query string and JSON body and answering with the operation's
  * result. Access, input hygiene and list defaults are the operation's: nothing here decides them.
  */
 export function registerEntityRoutes(app: FastifyInstance, models: readonly EntityModel[], operations: Readonly<Record<string, EntityOperations>>): void {
   for (const model of models) {
-    if (model.api.provider !== 'generic') continue;
+    if (model.api.endpoints !== 'generic') continue;
     registerModelRoutes(app, model, operations[model.name]);
   }
 }

@@ -62,7 +62,7 @@ export interface PreparedInsert {
 }
 
 /**
- * The generic, manifest-driven CRUD behind every `provider: generic` entity, and the one path to
+ * The generic, manifest-driven CRUD behind every `api.endpoints: generic` entity, and the one path to
  * entity data (server/entities/README.md). Every method takes the caller's context and confines
  * itself to the records that caller may see (tenant, owner, hooks' scope); features acting on
  * their own behalf pass system() (system-context.ts). Lifecycle hooks: entity-hooks.ts.

@@ -23,7 +23,7 @@ export const GRAPHQL_MAX_COMPLEXITY = GRAPHQL_MAX_COST;
 const GRAPHQL_MAX_NODES = 5_000;
 
 function missing(entity: string): never {
-  throw new Error(`GraphQL's identity mutations need the generic operations of "${entity}" (manifests/${entity}.json, api.provider "generic")`);
+  throw new Error(`GraphQL's identity mutations need the generic operations of "${entity}" (manifests/${entity}.json, api.endpoints "generic")`);
 }
 
 function literal(node: ValueNode): unknown {

@@ -23,7 +23,7 @@ export interface RequestContext {
   /**
    * The X-Request-Id of the request this context was read for (create-server.ts): how a job
    * records the request that enqueued it. Carried here rather than in AsyncLocalStorage, whose
-   * hooks would make every await of every request slower (transaction-scope.ts says by how much).
+   * hooks would make every await of every request slower (transaction-tracker.ts says by how much).
    */
   requestId?: string;
 }

@@ -384,7 +384,7 @@ export function buildOpenApi(options: {
     componentsSchemas[model.typeName] = nullableRecord(component(entitySchemas.record));
     componentsSchemas[`${model.typeName}Create`] = component(entitySchemas.create);
     componentsSchemas[`${model.typeName}Update`] = component(entitySchemas.update);
-    if (model.api.provider !== 'generic') continue;
+    if (model.api.endpoints !== 'generic') continue;
     tags.push({ name: model.typeName, description: `${model.api.basePath} (manifest ${model.name})` });
     for (const [key, operation] of Object.entries(entityOperations(model))) detailed.set(key, { operation, tag: model.typeName });
   }

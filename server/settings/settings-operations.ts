@@ -18,7 +18,7 @@ export interface PublicSettings {
   googleClientId: string | null;
 }
 
-/** The Settings operations (the entity is `provider: custom`: these replace its generic ones). */
+/** The Settings operations (the entity is `api.endpoints: custom`: these replace its generic ones). */
 export interface SettingsOperations {
   list: Operation<void, SettingRecord[]>;
   grouped: Operation<void, Array<{ category: string; settings: SettingRecord[] }>>;

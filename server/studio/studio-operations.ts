@@ -12,6 +12,7 @@ import type { StudioConfig } from './studio-config.ts';
 import { liveApply } from '../dev/live-apply.ts';
 import { NO_LIVE_CHANGES, type LiveModelChanges } from './live-model-route.ts';
 import type { EntityModel, EntityModelMap } from '../../contract/model/entity-model.ts';
+import { resolveManifestAliases } from '../../contract/model/resolve-manifest-aliases.ts';
 import { entities as generatedEntities } from '../generated/entities.ts';
 import { buildInputSchema } from '../../generator/emit/json-schema.ts';
 import { menuGroupsOf, uiSchema } from '../../generator/emit/client/emit-client.ts';
@@ -64,7 +65,7 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
       const text = readText(root, file);
       const name = path.basename(file, '.json');
       try {
-        const manifest = JSON.parse(text ?? '{}') as Record<string, unknown>;
+        const manifest = currentKeys(file, JSON.parse(text ?? '{}') as Record<string, unknown>);
         return { name, file, version: versionOf(text), manifest, texts: textsOfManifest(manifest, trees) };
       } catch (error) {
         return { name, file, version: versionOf(text), manifest: null, texts: {}, error: `${file} is not valid JSON: ${(error as Error).message}` };
@@ -78,7 +79,7 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
     const file = fileOf(input.name);
     const text = readText(root, file);
     if (text === null) throw new HttpError(404, `${file} does not exist; create it with PUT and "If-None-Match: *"`);
-    const manifest = parseManifest(text, file);
+    const manifest = currentKeys(file, parseManifest(text, file));
     return { name: input.name, file, version: versionOf(text), manifest, texts: textsOfManifest(manifest, readLocales(root)) };
   });
 
@@ -187,7 +188,7 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
     }
     const problem = textsProblem(body.texts);
     if (problem) throw new HttpError(400, problem, { inputErrors: [{ field: 'texts', reason: 'validation.invalid' }] });
-    return { name, manifest, texts: (body.texts ?? {}) as StudioTexts };
+    return { name, manifest: currentKeys(`manifests/${name}.json`, manifest), texts: (body.texts ?? {}) as StudioTexts };
   }
 
   // What the built console cannot know: the entities a live apply changed or added since it was built.
@@ -221,6 +222,16 @@ function describePlan(plan: MigrationPlan) {
   // The converted values stay on the server (they can be many); the count says how many rows move.
   const steps = plan.steps.map((step: MigrationStep) => (step.kind === 'convert' ? { ...step, updates: step.updates.length } : step));
   return { steps, kept: plan.kept, refusals: plan.refusals, text };
+}
+
+/**
+ * The manifest with its old key names under the current ones (api.provider -> api.endpoints), so
+ * the studio's form never shows an old name and a save writes the current one. Old and current
+ * keys that disagree are left as they are: the generator's check names both.
+ */
+function currentKeys(file: string, manifest: Record<string, unknown>): Record<string, unknown> {
+  const resolved = resolveManifestAliases(file, manifest);
+  return resolved.issues.length > 0 ? manifest : (resolved.json as Record<string, unknown>);
 }
 
 function fileOf(name: string): string {

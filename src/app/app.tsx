@@ -13,7 +13,7 @@ void session.restore();
 /**
  * The console: dark theme by default (switchable), Spanish with English fallback, every route.
  * What only signed-in screens use (entity clients, permissions, overrides) is provided by their
- * own chunk (console-scope.tsx), TanStack Query by another (query-scope.tsx) that every screen but
+ * own chunk (signed-in-console.tsx), TanStack Query by another (with-query-client.tsx) that every screen but
  * the sign-in page is wrapped in (router.tsx), so the sign-in page loads as little as it can.
  * `location` fixes the route, for prerendering (src/prerender-sign-in.tsx).
  */

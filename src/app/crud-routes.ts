@@ -3,7 +3,7 @@ import { entityAccess } from '../generated/entity-access.ts';
 
 /**
  * The generated /crud/* routes with who may open them. Their entity models (the large generated
- * entities module) are the console scope's to load, not the entry's (console-scope.tsx).
+ * entities module) are the signed-in console's chunk to load, not the entry's (signed-in-console.tsx).
  */
 export const crudRoutes = generatedRoutes
   .filter((route) => route.path.startsWith('/crud/'))

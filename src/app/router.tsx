@@ -11,12 +11,12 @@ import { PageFallback } from './page-fallback.tsx';
 import { crudRouteAccess } from './crud-route-access.ts';
 import { AllTexts } from './all-texts.tsx';
 
-// Signed-in screens share one chunk of scopes (entity clients, permissions) and the CRUD route element (console-scope.tsx):
+// Signed-in screens share one chunk of contexts (entity clients, permissions) and the CRUD route element (signed-in-console.tsx):
 // one import, so both arrive together, and none of it is on the sign-in page.
-const loadConsoleScope = () => import('./console-scope.tsx');
-const ConsoleScope = lazy(() => loadConsoleScope().then((module) => ({ default: module.ConsoleScope })));
-const CrudRoute = lazy(() => loadConsoleScope().then((module) => ({ default: module.EntityCrudRoute })));
-const LiveCrudRoute = lazy(() => loadConsoleScope().then((module) => ({ default: module.LiveEntityCrudRoute })));
+const loadSignedInConsole = () => import('./signed-in-console.tsx');
+const SignedInConsole = lazy(() => loadSignedInConsole().then((module) => ({ default: module.SignedInConsole })));
+const CrudRoute = lazy(() => loadSignedInConsole().then((module) => ({ default: module.EntityCrudRoute })));
+const LiveCrudRoute = lazy(() => loadSignedInConsole().then((module) => ({ default: module.LiveEntityCrudRoute })));
 
 /** Every routed screen in one list, tagged with its layout and access rule. */
 export interface RoutedScreen {
@@ -44,7 +44,7 @@ export const routedScreens: RoutedScreen[] = [
 ];
 
 // TanStack Query: a chunk of its own that every screen but the sign-in page renders in.
-const QueryScope = lazy(() => import('./query-scope.tsx'));
+const WithQueryClient = lazy(() => import('./with-query-client.tsx'));
 /**
  * The screens that fetch nothing through TanStack Query and need only the texts in the entry
  * (src/app/boot-texts.ts), so they load faster without either.
@@ -63,7 +63,7 @@ function guarded(screen: RoutedScreen) {
               screen.element
             ) : (
               <AllTexts>
-                <QueryScope>{screen.element}</QueryScope>
+                <WithQueryClient>{screen.element}</WithQueryClient>
               </AllTexts>
             )}
           </Suspense>
@@ -74,7 +74,7 @@ function guarded(screen: RoutedScreen) {
 }
 
 /**
- * A layout's screens: the public ones as they are, the signed-in ones under the console's scope,
+ * A layout's screens: the public ones as they are, the signed-in ones inside the signed-in console,
  * which a signed-out visitor never loads (sent to /login first).
  */
 function screensOf(layout: FeatureRoute['layout']) {
@@ -87,7 +87,7 @@ function screensOf(layout: FeatureRoute['layout']) {
         <RequireAccess access={{ auth: true, permissions: null }}>
           <Suspense fallback={<PageFallback />}>
             <AllTexts>
-              <ConsoleScope framed={layout === 'default'} />
+              <SignedInConsole framed={layout === 'default'} />
             </AllTexts>
           </Suspense>
         </RequireAccess>

@@ -11,7 +11,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.bot.plural",
     "api": {
       "basePath": "/api/bots",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/bot",
@@ -1064,7 +1064,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.bottrace.plural",
     "api": {
       "basePath": "/api/bot-traces",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/bottrace",
@@ -2756,7 +2756,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.bottracestatus.plural",
     "api": {
       "basePath": "/api/bot-trace-statuses",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/bottracestatus",
@@ -3018,7 +3018,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.contact.plural",
     "api": {
       "basePath": "/api/contacts",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/contact",
@@ -3564,7 +3564,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.conversation.plural",
     "api": {
       "basePath": "/api/conversations",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/conversation",
@@ -4542,7 +4542,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.knowledge.plural",
     "api": {
       "basePath": "/api/knowledge",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/knowledge",
@@ -6804,7 +6804,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.knowledgesource.plural",
     "api": {
       "basePath": "/api/knowledge-sources",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/knowledgesource",
@@ -7927,7 +7927,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.role.plural",
     "api": {
       "basePath": "/api/roles",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/role",
@@ -8331,7 +8331,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.setting.plural",
     "api": {
       "basePath": "/api/settings",
-      "provider": "custom"
+      "endpoints": "custom"
     },
     "route": {
       "path": "/settings",
@@ -9094,7 +9094,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.tenant.plural",
     "api": {
       "basePath": "/api/tenants",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/tenant",
@@ -9283,7 +9283,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.user.plural",
     "api": {
       "basePath": "/api/users",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/user",
@@ -10056,7 +10056,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.userApiKey.plural",
     "api": {
       "basePath": "/api/user-api-keys",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/user-api-key",

@@ -13,6 +13,7 @@ import { SaveDialog } from './save-dialog.tsx';
 import { NewEntityDialog } from './new-entity-dialog.tsx';
 import { EntityPreview } from './entity-preview.tsx';
 import { withPickers } from './with-pickers.ts';
+import { resolveManifestAliases } from '../../contract/model/resolve-manifest-aliases.ts';
 import { manifestIcons } from '../generated/icons.ts';
 
 /** What is being edited: the manifest, the texts of its locale keys, and the version it started from (null: new). */
@@ -132,7 +133,10 @@ function Studio({ list }: { list: StudioList }) {
       const parsed = JSON.parse(text) as Manifest;
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(t('studio.jsonNotObject'));
       setJsonError(null);
-      setDraft((current) => (current ? { ...current, manifest: parsed } : current));
+      // An old key name pasted in (api.provider) takes its current name here, as the server reads it.
+      const resolved = resolveManifestAliases(`manifests/${parsed.name}.json`, parsed);
+      const manifest = resolved.issues.length > 0 ? parsed : (resolved.json as Manifest);
+      setDraft((current) => (current ? { ...current, manifest } : current));
     } catch (error) {
       setJsonError((error as Error).message);
     }

@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-const generic = Object.values(entities).filter((model) => model.api.provider === 'generic');
+const generic = Object.values(entities).filter((model) => model.api.endpoints === 'generic');
 
 describe('the endpoint table (contract/endpoints/entity-endpoints.ts)', () => {
   it('covers every generic entity', () => {

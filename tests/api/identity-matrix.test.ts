@@ -33,7 +33,7 @@ function routesOf(model: EntityModel): MatrixRoute[] {
   return routes;
 }
 
-const models = Object.values(entities).filter((m) => m.api.provider === 'generic');
+const models = Object.values(entities).filter((m) => m.api.endpoints === 'generic');
 
 function call(client: ApiClient, route: MatrixRoute) {
   if (route.method === 'GET') return client.get(route.path);

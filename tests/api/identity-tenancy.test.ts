@@ -10,7 +10,7 @@ let tenantA: any;
 let tenantB: any;
 let alice: TestUser;
 let bob: TestUser;
-const tenantScoped = Object.values(entities).filter((m) => m.storage.tenantColumn && m.api.provider === 'generic');
+const tenantScoped = Object.values(entities).filter((m) => m.storage.tenantColumn && m.api.endpoints === 'generic');
 const managing = tenantScoped.flatMap((m) => [m.permissions.manage]);
 
 beforeAll(async () => {

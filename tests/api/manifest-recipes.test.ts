@@ -75,7 +75,7 @@ describe.skipIf(TEST_BACKEND === 'postgres')('README recipes, run in a scratch c
     r.form = Boolean(schema.properties?.${FIELD});
     const text = JSON.stringify(openapi.components?.schemas?.[model.typeName] ?? openapi.components?.schemas?.[model.typeName + 'Record'] ?? null);
     r.openapi = text.includes('"${FIELD}"');
-    if (model.api.provider === 'generic') {
+    if (model.api.endpoints === 'generic') {
       const list = await server.get(model.api.basePath + '?filters=' + encodeURIComponent('${FIELD};like;x') + '&search=x');
       r.rest = list.status;
       const docs = graphqlDocuments[model.name as keyof typeof graphqlDocuments];

@@ -87,7 +87,7 @@ describe('the document says what the server answers and enforces', () => {
   });
 
   test('filters, orderBy, export formats, headers, separator and locale are constrained from the model', () => {
-    const generic = Object.values(entities).filter((model) => model.api.provider === 'generic');
+    const generic = Object.values(entities).filter((model) => model.api.endpoints === 'generic');
     expect(generic.length).toBeGreaterThan(8);
     for (const model of generic) {
       const base = model.api.basePath;

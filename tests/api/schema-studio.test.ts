@@ -308,6 +308,53 @@ describe('schema studio API', { timeout: 120_000 }, () => {
     expect(snapshot(root)).toEqual(before);
   });
 
+  it('a manifest with the old key api.provider opens with it as api.endpoints, and a save writes the new key only', async () => {
+    // As a product person's manifest written before the rename has it.
+    const file = path.join(root, 'manifests/setting.json');
+    const onDisk = fs.readFileSync(file, 'utf8');
+    expect(onDisk).toContain('"endpoints": "custom"');
+    fs.writeFileSync(file, onDisk.replace('"endpoints": "custom"', '"provider": "custom"'));
+    const listed = (await server.get('/api/studio/manifests')).body.manifests.find((m: { name: string }) => m.name === 'setting');
+    const opened = await current('setting');
+    for (const manifest of [listed.manifest, opened.manifest]) {
+      expect(manifest.api).toEqual({ basePath: '/api/settings', endpoints: 'custom' });
+      expect(JSON.stringify(manifest)).not.toContain('"provider"');
+    }
+    // The form the studio draws from the meta-schema has no field for the old name.
+    expect(Object.keys((await server.get('/api/studio/manifests')).body.metaSchema.properties.api.properties)).toEqual(['basePath', 'endpoints']);
+    expect((await server.post('/api/studio/validate', { manifest: opened.manifest })).body.issues).toEqual([]);
+    const saved = await save('setting', { manifest: opened.manifest }, { 'if-match': `"${opened.version}"` });
+    expect(saved.status, saved.text).toBe(200);
+    const written = fs.readFileSync(file, 'utf8');
+    expect(written).not.toContain('"provider"');
+    expect(readJson(root, 'manifests/setting.json').api).toEqual({ basePath: '/api/settings', endpoints: 'custom' });
+    expect(Object.keys(readJson(root, 'manifests/setting.json'))).toEqual(Object.keys(JSON.parse(onDisk)));
+
+    // A draft that still says api.provider (pasted into the JSON tab, or sent by a script) is saved with the new key.
+    for (const [name, value] of [['role', 'generic'], ['userApiKey', 'generic']] as const) {
+      const { manifest, version } = await current(name);
+      const { endpoints: _endpoints, ...api } = manifest.api;
+      const draft = { ...manifest, api: { ...api, provider: value } };
+      expect((await server.post('/api/studio/validate', { manifest: draft })).body.issues).toEqual([]);
+      const response = await save(name, { manifest: draft }, { 'if-match': `"${version}"` });
+      expect(response.status, response.text).toBe(200);
+      expect(readJson(root, `manifests/${name}.json`).api).toEqual({ ...api, endpoints: value });
+    }
+
+    // Both keys, disagreeing: the generator's message names both, and nothing is written.
+    const { manifest, version } = await current('tenant');
+    const before = snapshot(root);
+    for (const [provider, endpoints] of [['custom', 'generic'], ['generic', 'custom']]) {
+      const both = { ...manifest, api: { ...manifest.api, provider, endpoints } };
+      const checked = await server.post('/api/studio/validate', { manifest: both });
+      expect(checked.body.ok).toBe(false);
+      expect(checked.body.issues).toEqual([expect.objectContaining({ file: 'manifests/tenant.json', path: 'api.provider', message: `"api.provider" (the old name of "api.endpoints") is "${provider}" but "api.endpoints" is "${endpoints}"` })]);
+      const refused = await save('tenant', { manifest: both }, { 'if-match': `"${version}"` });
+      expect(refused.status, refused.text).toBe(422);
+    }
+    expect(snapshot(root)).toEqual(before);
+  });
+
   it('bounds bodies: a draft over the limit is a 413, texts over their limits a 400', async () => {
     const { manifest } = await current('contact');
     const big = await server.post('/api/studio/validate', { manifest: { ...manifest, description: 'x'.repeat(600 * 1024) } });

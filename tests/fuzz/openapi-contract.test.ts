@@ -30,7 +30,7 @@ type Identity = 'admin' | 'anonymous';
 interface Operation { method: string; path: string; operation: OpenApiOperation; model: EntityModel | null }
 interface Case { op: Operation; identity: Identity; url: string; init: RequestInit; kind: string; mustRefuse: string | null }
 
-const modelsByBase = Object.values(entities).filter((model) => model.api.provider === 'generic').sort((a, b) => b.api.basePath.length - a.api.basePath.length);
+const modelsByBase = Object.values(entities).filter((model) => model.api.endpoints === 'generic').sort((a, b) => b.api.basePath.length - a.api.basePath.length);
 const modelOf = (path: string) => modelsByBase.find((model) => path === model.api.basePath || path.startsWith(`${model.api.basePath}/`)) ?? null;
 
 /** Values a documented query parameter may take (from its schema) and values its schema refuses. */

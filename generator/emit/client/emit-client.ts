@@ -47,7 +47,7 @@ function emitEntityAccess(models: EntityModelMap): string {
 }
 
 function emitEntityClients(models: EntityModelMap): string {
-  const generic = Object.values(models).filter((m) => m.api.provider === 'generic');
+  const generic = Object.values(models).filter((m) => m.api.endpoints === 'generic');
   const types = generic.flatMap((m) => [m.typeName, m.inputTypeName]).join(', ');
   return `${GENERATED_HEADER}import type { Transport } from '../../runtime/transport/transport.ts';
 import { EntityClient } from '../../runtime/clients/entity-client.ts';

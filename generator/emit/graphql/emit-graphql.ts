@@ -207,7 +207,7 @@ function clientOperations(model: EntityModel, models: EntityModelMap): Record<st
 
 /** The server's GraphQL schema of the generic entities and their operation names (server/generated/graphql.ts), as data. */
 export function graphqlSchema(models: EntityModelMap): { typeDefs: string; operationNames: Record<string, Record<string, string>> } {
-  const generic = Object.values(models).filter((m) => m.api.provider === 'generic');
+  const generic = Object.values(models).filter((m) => m.api.endpoints === 'generic');
   const out: Emitted = { types: [], enums: new Map() };
   const query: string[] = [];
   const mutation: string[] = [];
@@ -229,7 +229,7 @@ export function graphqlSchema(models: EntityModelMap): { typeDefs: string; opera
 }
 
 export function emitGraphql(models: EntityModelMap): EmittedFiles {
-  const generic = Object.values(models).filter((m) => m.api.provider === 'generic');
+  const generic = Object.values(models).filter((m) => m.api.endpoints === 'generic');
   const { typeDefs, operationNames: names } = graphqlSchema(models);
   const documents = Object.fromEntries(generic.map((m) => [m.name, clientOperations(m, models)]));
   const files: EmittedFiles = new Map();

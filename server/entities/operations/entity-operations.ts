@@ -111,5 +111,5 @@ export function entityOperations(model: EntityModel, deps: EntityOperationDeps):
 
 /** Every generic entity's operations, by entity name (built once per server). */
 export function createEntityOperations(models: readonly EntityModel[], deps: EntityOperationDeps): Readonly<Record<string, EntityOperations>> {
-  return Object.fromEntries(models.filter((model) => model.api.provider === 'generic').map((model) => [model.name, entityOperations(model, deps)]));
+  return Object.fromEntries(models.filter((model) => model.api.endpoints === 'generic').map((model) => [model.name, entityOperations(model, deps)]));
 }

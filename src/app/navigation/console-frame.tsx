@@ -5,7 +5,7 @@ import { Breadcrumbs } from './breadcrumbs.tsx';
 import CommandPalette from './command-palette.tsx';
 import { palette } from './palette-store.ts';
 import { Sidebar } from './sidebar.tsx';
-import QueryScope from '../query-scope.tsx';
+import WithQueryClient from '../with-query-client.tsx';
 
 /** Where the sidebar's state is kept: collapsed stays collapsed across pages and visits. */
 const COLLAPSED_KEY = 'forja.sidebar.collapsed';
@@ -24,9 +24,9 @@ export function ConsoleFrame() {
         <Outlet />
       </Box>
       {/* The console's one query client (each screen gets it the same way, router.tsx). */}
-      <QueryScope>
+      <WithQueryClient>
         <CommandPalette />
-      </QueryScope>
+      </WithQueryClient>
     </Group>
   );
 }

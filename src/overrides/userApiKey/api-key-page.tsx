@@ -18,7 +18,7 @@ export function secretOf(created: unknown): string | null {
 export function ApiKeyPage({ model }: CrudPageProps) {
   const services = useRuntime();
   const [secret, setSecret] = useState<string | null>(null);
-  const scoped = useMemo(() => {
+  const servicesShowingSecret = useMemo(() => {
     const entityClient = requireEntityClient(services, model.name);
     const wrapped: AnyEntityClient = Object.create(entityClient) as AnyEntityClient;
     wrapped.create = async (params) => {
@@ -30,7 +30,7 @@ export function ApiKeyPage({ model }: CrudPageProps) {
     return { ...services, entityClients: { ...services.entityClients, [model.name]: wrapped } };
   }, [services, model.name]);
   return (
-    <RuntimeContext value={scoped}>
+    <RuntimeContext value={servicesShowingSecret}>
       <CrudPage model={model} />
       <ApiKeySecretDialog secret={secret} onClose={() => setSecret(null)} />
     </RuntimeContext>

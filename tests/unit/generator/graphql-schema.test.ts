@@ -8,7 +8,7 @@ const schema = buildSchema(entityTypeDefs);
 
 describe('generated GraphQL schema', () => {
   test('builds, with a type, an input and a page type per generic entity', () => {
-    for (const model of Object.values(entities).filter((m) => m.api.provider === 'generic')) {
+    for (const model of Object.values(entities).filter((m) => m.api.endpoints === 'generic')) {
       expect(schema.getType(model.typeName), model.typeName).toBeDefined();
       if (model.flags.creatable || model.flags.editable) expect(schema.getType(model.inputTypeName), model.inputTypeName).toBeDefined();
       expect(schema.getType(`${model.typeName}Page`)).toBeDefined();

@@ -156,6 +156,31 @@ describe('schema studio page', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId('studio-conflict')).toBeInTheDocument();
   });
 
+  it('an old key pasted into the JSON view (api.provider) becomes api.endpoints: the form has no field for the old name, the save sends the new one', async () => {
+    const user = userEvent.setup();
+    api();
+    renderPage();
+    await openContact(user);
+    await waitFor(() => expect(saveButton()).toBeEnabled(), { timeout: 20_000 });
+    await user.click(screen.getByRole('tab', { name: 'JSON' }));
+    const json = screen.getByRole('textbox', { name: /manifests\/contact\.json/ }) as HTMLTextAreaElement;
+    const pasted = json.value.replace('"basePath": "/api/contacts"', '"provider": "generic",\n    "basePath": "/api/contacts"');
+    expect(pasted).toContain('"provider": "generic"');
+    fireEvent.change(json, { target: { value: pasted } });
+    await waitFor(() => expect(JSON.parse(json.value).api).toEqual({ endpoints: 'generic', basePath: '/api/contacts' }));
+
+    await user.click(screen.getByRole('tab', { name: 'Entidad' }));
+    await waitFor(() => expect(document.getElementById('studio-entity_api_endpoints')).not.toBeNull());
+    expect(document.querySelector('[id*="provider"]')).toBeNull();
+
+    await waitFor(() => expect(saveButton()).toBeEnabled(), { timeout: 20_000 });
+    await user.click(saveButton());
+    await user.click(await screen.findByTestId('studio-confirm'));
+    expect(await screen.findByTestId('studio-saved')).toBeInTheDocument();
+    const put = mocks.call.mock.calls.map(([c]) => c as Call).find((c) => c.method === 'PUT')!;
+    expect(put.json!.manifest.api).toEqual({ endpoints: 'generic', basePath: '/api/contacts' });
+  });
+
   it('refuses to confirm a save whose plan refuses a change, showing the plan\'s reason', async () => {
     const user = userEvent.setup();
     api({

@@ -11,7 +11,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.author.plural",
     "api": {
       "basePath": "/api/authors",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/author",
@@ -349,7 +349,7 @@ export const entities: Record<EntityName, ClientEntityModel> = {
     "labelPlural": "entity.book.label",
     "api": {
       "basePath": "/api/books",
-      "provider": "generic"
+      "endpoints": "generic"
     },
     "route": {
       "path": "/crud/book",

@@ -26,7 +26,7 @@ void liveModelLoaded();
  * entity clients, transports, form loaders, overrides and permissions. One chunk, loaded with the
  * first signed-in screen (router.tsx), so the sign-in page ships without it.
  */
-export function ConsoleScope({ framed = false }: { framed?: boolean }) {
+export function SignedInConsole({ framed = false }: { framed?: boolean }) {
   const { user } = useSessionState();
   const can = useMemo(() => canFor(user), [user]);
   const services = useLiveServices();

@@ -13,6 +13,6 @@ onSessionEvent((event) => {
  * TanStack Query for the screens that fetch through it: every screen but the sign-in page, which
  * ships without it (router.tsx). One client for the whole console, created with this chunk.
  */
-export default function QueryScope({ children }: { children: ReactNode }) {
+export default function WithQueryClient({ children }: { children: ReactNode }) {
   return <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
 }

@@ -11,7 +11,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
  * A continuation of a finished transaction may still find its (closed) record afterwards: callers
  * check `open`, as they must anyway for work that outlives its transaction.
  */
-export class TransactionScope<T extends { open: boolean }> {
+export class TransactionTracker<T extends { open: boolean }> {
   readonly #storage = new AsyncLocalStorage<T>();
   #running = 0;
 
