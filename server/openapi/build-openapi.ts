@@ -88,6 +88,8 @@ const ROUTE_ERRORS: Record<string, string[]> = {
   'POST /api/chat/reaction/:conversationId': ['401', '403'],
   'POST /api/chat/verify/:conversationId': ['401', '403', '502'],
   'POST /api/chat/verify/:conversationId/code': ['401', '403'],
+  // The schema studio: a manifest on disk that is not valid JSON, or two files holding one entity.
+  'GET /api/studio/manifests/:name': ['409'],
 };
 
 /** Success statuses other than 200 of the routes that are not generic entities. */

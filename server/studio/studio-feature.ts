@@ -13,7 +13,8 @@ const DRAFT_BODY = {
   type: 'object',
   required: ['manifest'],
   properties: {
-    manifest: { type: 'object', description: 'The whole manifest as it would be saved (manifests/<name>.json)' },
+    manifest: { type: 'object', description: 'The whole manifest as it would be saved (in the file holding its entity, manifests/<name>.json for a new one)' },
+    entity: { type: 'string', description: 'The entity the draft was opened as (its saved "name", e.g. "bottrace"); absent for a new entity. A draft whose "name" differs is a rename, refused' },
     texts: {
       type: 'object',
       description: 'Texts of the locale keys the manifest names: { "field.faq.question": { "es": "Pregunta", "en": "Question" } }',

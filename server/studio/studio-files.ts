@@ -44,11 +44,6 @@ export function studioPath(root: string, relative: string): string | null {
   return null;
 }
 
-/** manifests/<name>.json for an entity name, or null when the name cannot be a manifest's. */
-export function manifestFile(name: string): string | null {
-  return ENTITY_NAME.test(name) ? `manifests/${name}.json` : null;
-}
-
 export function readText(root: string, relative: string): string | null {
   const absolute = studioPath(root, relative);
   if (!absolute) throw new Error(`${relative}: not a file the schema studio may read`);
@@ -66,6 +61,80 @@ export function listManifestFiles(root: string): string[] {
     .filter((name) => name.endsWith('.json') && !NOT_ENTITY_FILES.has(name))
     .sort()
     .map((name) => `manifests/${name}`);
+}
+
+/** A manifest file as the studio reads it: its text and the entity it holds. */
+export interface ManifestOnDisk {
+  file: string;
+  text: string | null;
+  /** Its JSON; undefined when the text is not valid JSON. */
+  json: unknown;
+  /** The entity it holds: its "name", or the file's own name when that cannot be read. */
+  name: string;
+}
+
+/** Every entity manifest as it is on disk now. */
+export function readManifests(root: string): ManifestOnDisk[] {
+  return listManifestFiles(root).map((file) => {
+    const text = readText(root, file);
+    let json: unknown;
+    try {
+      json = text === null ? undefined : JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    const declared = json && typeof json === 'object' ? (json as { name?: unknown }).name : undefined;
+    return { file, text, json, name: typeof declared === 'string' ? declared : path.basename(file, '.json') };
+  });
+}
+
+/** Where the studio reads and writes an entity's manifest. */
+export interface ManifestLocation {
+  /** The file holding the entity, or the one a new entity gets (manifests/<name>.json). */
+  file: string;
+  /** That file as read; null for a new entity's (not there yet). */
+  onDisk: ManifestOnDisk | null;
+  /** Why the studio may not use that file for the entity; null when it may. */
+  problem: { kind: 'ambiguous' | 'taken'; message: string; fix: string; holder?: string } | null;
+}
+
+/**
+ * The file of entity `name`: the manifest whose "name" it is, whatever the file is called
+ * (manifests/botTrace.json holds "bottrace"), else manifests/<name>.json for a new entity. The
+ * generator wants each file named for its entity in any letter case, so a new entity whose file
+ * name another entity's file already has, in any case, is refused rather than written over it
+ * (a case-insensitive disk, as macOS has, would even open that other file).
+ */
+export function locateManifest(manifests: readonly ManifestOnDisk[], name: string): ManifestLocation {
+  const holders = manifests.filter((m) => m.name === name);
+  if (holders.length > 1) {
+    const files = holders.map((m) => m.file);
+    return {
+      file: files[0]!,
+      onDisk: holders[0]!,
+      problem: {
+        kind: 'ambiguous',
+        message: `${files.slice(0, -1).join(', ')} and ${files.at(-1)} both hold the entity "${name}" (their "name")`,
+        fix: 'remove or rename one of them in an editor (npm run generate reports the duplicate); the studio edits an entity held by one file only',
+      },
+    };
+  }
+  if (holders.length === 1) return { file: holders[0]!.file, onDisk: holders[0]!, problem: null };
+  const file = `manifests/${name}.json`;
+  const other = manifests.find((m) => m.file.toLowerCase() === file.toLowerCase());
+  if (!other) return { file, onDisk: null, problem: null };
+  return {
+    file: other.file,
+    onDisk: null,
+    problem: other.json === undefined
+      ? { kind: 'taken', message: `${other.file} is not valid JSON, and a new entity "${name}" would need that file`, fix: 'fix the file in an editor (npm run generate names the line)' }
+      : {
+        kind: 'taken',
+        holder: other.name,
+        message: `${other.file} holds the entity "${other.name}", and a new entity "${name}" would need that file (a manifest's file is named for its entity, in any letter case)`,
+        fix: `give the new entity another name, or open "${other.name}" to edit it`,
+      },
+  };
 }
 
 /** What the write step does to the disk, replaceable in tests that make a step fail. */

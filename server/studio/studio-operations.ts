@@ -5,8 +5,8 @@ import { HttpError } from '../http/http-error.ts';
 import type { OperationAccess, Operation } from '../operations/define-operation.ts';
 import { formatPlan, planMigrations, type MigrationPlan, type MigrationStep } from '../db/plan-migrations.ts';
 import { diffManifests } from './manifest-diff.ts';
-import { checkDraft, manifestText, type StudioDraft } from './studio-drafts.ts';
-import { ENTITY_NAME, listManifestFiles, manifestFile, readText, restoreFiles, STUDIO_LOCALES, versionOf, writeFilesAtomically } from './studio-files.ts';
+import { checkDraft, identityIssue, manifestText, type StudioDraft } from './studio-drafts.ts';
+import { ENTITY_NAME, locateManifest, readManifests, readText, restoreFiles, STUDIO_LOCALES, versionOf, writeFilesAtomically, type ManifestLocation } from './studio-files.ts';
 import { changedTexts, textsOfManifest, textsProblem, TextConflictError, type LocaleTree, type StudioTexts } from './studio-texts.ts';
 import type { StudioConfig } from './studio-config.ts';
 import { liveApply } from '../dev/live-apply.ts';
@@ -51,6 +51,7 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
   const config: StudioConfig = deps.featureConfig.studio;
   const { root } = config;
   const define = deps.defineOperation;
+  const locate = (name: string) => locateIn(root, name);
   // One save at a time in this process: the version check and the write are one step.
   let saving: Promise<unknown> = Promise.resolve();
   const serialised = <T>(work: () => Promise<T>): Promise<T> => {
@@ -61,24 +62,24 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
 
   const list = define(NEEDS_SCHEMA_MANAGE, async () => {
     const trees = readLocales(root);
-    const manifests = listManifestFiles(root).map((file) => {
-      const text = readText(root, file);
-      const name = path.basename(file, '.json');
-      try {
-        const manifest = currentKeys(file, JSON.parse(text ?? '{}') as Record<string, unknown>);
-        return { name, file, version: versionOf(text), manifest, texts: textsOfManifest(manifest, trees) };
-      } catch (error) {
-        return { name, file, version: versionOf(text), manifest: null, texts: {}, error: `${file} is not valid JSON: ${(error as Error).message}` };
-      }
+    // Each under its entity name (its "name"), with the file that holds it: botTrace.json holds "bottrace".
+    const manifests = readManifests(root).map(({ file, text, json, name }) => {
+      const manifest = json && typeof json === 'object' && !Array.isArray(json) ? currentKeys(file, json as Record<string, unknown>) : null;
+      if (!manifest) return { name, file, version: versionOf(text), manifest: null, texts: {}, error: `${file} is not a JSON object; fix it in an editor (npm run generate names the line)` };
+      return { name, file, version: versionOf(text), manifest, texts: textsOfManifest(manifest, trees) };
     });
     const metaSchema = JSON.parse(fs.readFileSync(path.join(root, 'manifests', 'manifest.schema.json'), 'utf8')) as unknown;
     return { manifests, metaSchema, live: config.live };
   });
 
   const read = define(NEEDS_SCHEMA_MANAGE, async (_caller, input: { name: string }) => {
-    const file = fileOf(input.name);
-    const text = readText(root, file);
-    if (text === null) throw new HttpError(404, `${file} does not exist; create it with PUT and "If-None-Match: *"`);
+    const { file, onDisk, problem } = locate(input.name);
+    if (problem?.kind === 'taken') {
+      throw new HttpError(404, `No manifest holds the entity "${input.name}": ${problem.message}${problem.holder ? `; open it as /api/studio/manifests/${problem.holder}` : ''}`);
+    }
+    if (problem) throw new HttpError(409, `${problem.message}; ${problem.fix}`);
+    const text = onDisk?.text ?? null;
+    if (text === null) throw new HttpError(404, `No manifest holds the entity "${input.name}" (${file} does not exist); create it with PUT and "If-None-Match: *"`);
     const manifest = currentKeys(file, parseManifest(text, file));
     return { name: input.name, file, version: versionOf(text), manifest, texts: textsOfManifest(manifest, readLocales(root)) };
   });
@@ -91,17 +92,19 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
   const plan = define(NEEDS_SCHEMA_MANAGE, async (_caller, input: { body: unknown }) => planOf(draftOf(input.body)));
 
   const save = define(NEEDS_SCHEMA_MANAGE, async (_caller, input: StudioSaveInput) => {
-    const draft = draftOf(input.body);
-    const file = fileOf(input.name);
-    if (draft.name !== input.name) {
-      throw new HttpError(400, `The manifest's "name" is "${draft.name}" but the URL saves ${file}; an entity keeps its name (create a new entity to use another)`);
-    }
+    // The URL names the entity saved; a body's "entity" (what validate and plan take) cannot say otherwise.
+    const draft = { ...draftOf(input.body), entity: input.name };
     const { ifMatch, creating } = input;
     if (!ifMatch && !creating) {
       throw new HttpError(400, 'Send If-Match with the version you edited (GET gives it), or If-None-Match: * to create a new entity; a save without it could overwrite someone else\'s');
     }
     return serialised(async () => {
-      const currentText = readText(root, file);
+      const location = locate(input.name);
+      const { file, problem } = location;
+      if (problem) throw new HttpError(409, `${problem.message}; ${problem.fix}. Nothing was written`);
+      const identity = identityIssue(location, input.name, draft.name);
+      if (identity) throw new HttpError(400, `${identity.message}; ${identity.fix}. Nothing was written`);
+      const currentText = location.onDisk?.text ?? null;
       const current = versionOf(currentText);
       if ((creating && currentText !== null) || (!creating && ifMatch !== current)) {
         throw new HttpError(409, creating
@@ -112,6 +115,7 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
         });
       }
       const planned = await planOf(draft);
+      if (planned.file !== file) throw new Error(`studio: ${file} was checked as ${planned.file}`);
       if (planned.issues.length > 0) {
         throw new HttpError(422, `${planned.issues.length} problem(s) in the manifests; nothing was written`, { details: { issues: planned.issues } });
       }
@@ -166,19 +170,18 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
 
   async function planOf(draft: StudioDraft) {
     const result = check(draft);
-    const file = `manifests/${draft.name}.json`;
-    const beforeText = readText(root, file);
+    const { file, currentText: beforeText } = result;
     const before = beforeText === null ? null : safeParse(beforeText);
     const trees = readLocales(root);
     const localeKeys = changedTexts(trees, draft.texts);
     const diff = diffManifests(before ?? {}, draft.manifest);
     let plan: ReturnType<typeof describePlan> = { steps: [], kept: [], refusals: [], text: '' };
     if (result.models) plan = describePlan(await planMigrations(deps.database, Object.values(result.models)));
-    return { ok: result.issues.length === 0 && plan.refusals.length === 0, issues: result.issues, version: versionOf(beforeText), isNew: beforeText === null, diff, localeKeys, plan, locales: result.locales as Record<string, LocaleTree>, preview: result.preview };
+    return { ok: result.issues.length === 0 && plan.refusals.length === 0, issues: result.issues, file, version: versionOf(beforeText), isNew: beforeText === null, diff, localeKeys, plan, locales: result.locales as Record<string, LocaleTree>, preview: result.preview };
   }
 
   function draftOf(input: unknown): StudioDraft {
-    const body = input as { manifest?: unknown; texts?: unknown };
+    const body = input as { manifest?: unknown; texts?: unknown; entity?: unknown };
     const manifest = body.manifest as Record<string, unknown>;
     const name = manifest.name;
     if (typeof name !== 'string' || !ENTITY_NAME.test(name) || name === 'enums') {
@@ -188,7 +191,13 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
     }
     const problem = textsProblem(body.texts);
     if (problem) throw new HttpError(400, problem, { inputErrors: [{ field: 'texts', reason: 'validation.invalid' }] });
-    return { name, manifest: currentKeys(`manifests/${name}.json`, manifest), texts: (body.texts ?? {}) as StudioTexts };
+    const { entity } = body;
+    if (entity !== undefined && entity !== null && (typeof entity !== 'string' || !ENTITY_NAME.test(entity))) {
+      throw new HttpError(400, `entity must be the name of the entity the draft was opened as (e.g. "bottrace"), or absent for a new one; got ${JSON.stringify(entity)}`, {
+        inputErrors: [{ field: 'entity', reason: 'validation.pattern' }],
+      });
+    }
+    return { name, ...(typeof entity === 'string' ? { entity } : {}), manifest: currentKeys(`manifests/${name}.json`, manifest), texts: (body.texts ?? {}) as StudioTexts };
   }
 
   // What the built console cannot know: the entities a live apply changed or added since it was built.
@@ -234,12 +243,12 @@ function currentKeys(file: string, manifest: Record<string, unknown>): Record<st
   return resolved.issues.length > 0 ? manifest : (resolved.json as Record<string, unknown>);
 }
 
-function fileOf(name: string): string {
-  const file = manifestFile(name);
-  if (!file || name === 'enums') {
+/** Where entity `name`'s manifest is (studio-files.ts locateManifest), read now; a 400 for a name no entity can have. */
+function locateIn(root: string, name: string): ManifestLocation {
+  if (!ENTITY_NAME.test(name) || name === 'enums') {
     throw new HttpError(400, `"${name}" is not an entity name: a lowercase letter, then letters and digits; the studio reads and writes only manifests/<entity>.json`);
   }
-  return file;
+  return locateManifest(readManifests(root), name);
 }
 
 function parseManifest(text: string, file: string): Record<string, unknown> {
