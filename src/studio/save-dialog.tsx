@@ -10,6 +10,10 @@ import { useQueryClient } from '@tanstack/react-query';
 interface SaveDialogProps {
   manifest: Manifest;
   texts: StudioTexts;
+  /** The entity the draft was opened as (null: a new one). */
+  entity: string | null;
+  /** The file the save writes (the one holding the entity). */
+  file: string;
   version: string | null;
   onClose: () => void;
   onSaved: (result: SaveResult) => void | Promise<void>;
@@ -20,7 +24,7 @@ interface SaveDialogProps {
 const show = (value: unknown) => (value === undefined ? '' : JSON.stringify(value));
 
 /** Save = diff + plan + apply: what will change is shown first; a refused plan cannot be confirmed. */
-export function SaveDialog({ manifest, texts, version, onClose, onSaved, onConflict }: SaveDialogProps) {
+export function SaveDialog({ manifest, texts, entity, file, version, onClose, onSaved, onConflict }: SaveDialogProps) {
   const { t } = useTranslation();
   const [plan, setPlan] = useState<PlanResult | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -30,14 +34,14 @@ export function SaveDialog({ manifest, texts, version, onClose, onSaved, onConfl
   const queryClient = useQueryClient();
 
   useEffect(() => {
-    studioApi.plan(manifest, texts).then(setPlan, (e: unknown) => setError(isApiError(e) ? e.message : String(e)));
-  }, [manifest, texts]);
+    studioApi.plan({ manifest, texts, entity }).then(setPlan, (e: unknown) => setError(isApiError(e) ? e.message : String(e)));
+  }, [manifest, texts, entity]);
 
   const confirm = async () => {
     setBusy(true);
     setError(null);
     try {
-      const result = await studioApi.save(manifest, texts, version);
+      const result = await studioApi.save({ manifest, texts, entity }, version);
       if (result.live === 'applied') {
         // The server serves the new model: the console takes it (src/app/live-model.ts), the
         // session its new permissions (a new entity's), and every list is read again.
@@ -60,7 +64,7 @@ export function SaveDialog({ manifest, texts, version, onClose, onSaved, onConfl
   const route = (plan?.preview?.model as { route?: { path?: string } | null } | undefined)?.route?.path;
 
   return (
-    <Modal opened onClose={onClose} title={t('studio.saveTitle', { file: `manifests/${manifest.name}.json` })} size="xl">
+    <Modal opened onClose={onClose} title={t('studio.saveTitle', { file: plan?.file ?? file })} size="xl">
       <Stack gap="sm">
         {!plan && !error && <Loader size="sm" aria-label={t('studio.planning')} />}
         {error && <Alert color="red">{error}</Alert>}

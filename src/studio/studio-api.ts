@@ -32,6 +32,8 @@ export interface ValidateResult {
   preview: DraftPreview | null;
 }
 export interface PlanResult extends ValidateResult {
+  /** The file the save writes: the one holding the entity (manifests/botTrace.json holds "bottrace"), or manifests/<name>.json for a new one. */
+  file: string;
   version: string;
   isNew: boolean;
   diff: Array<{ path: string; kind: 'added' | 'removed' | 'changed'; before?: unknown; after?: unknown }>;
@@ -40,6 +42,7 @@ export interface PlanResult extends ValidateResult {
 }
 export interface SaveResult {
   name: string;
+  file: string;
   version: string;
   written: string[];
   /** 'applied': the server serves the new model already (applyMs after the files were written). */
@@ -48,18 +51,30 @@ export interface SaveResult {
   message: string;
 }
 
+/**
+ * What is sent about a draft: the manifest, its texts, and the entity it was opened as (its saved
+ * "name"; null for a new entity). The server finds that entity's file (manifests/botTrace.json holds
+ * "bottrace") and refuses a draft whose "name" differs (a rename).
+ */
+export interface DraftBody {
+  manifest: Manifest;
+  texts: StudioTexts;
+  entity: string | null;
+}
+const body = ({ manifest, texts, entity }: DraftBody) => (entity === null ? { manifest, texts } : { manifest, texts, entity });
+
 /** The schema studio's API (server/studio/studio-feature.ts). */
 export const studioApi = {
   list: (signal?: AbortSignal) => restApi.call<StudioList>({ method: 'GET', path: '/api/studio/manifests', signal }),
-  validate: (manifest: Manifest, texts: StudioTexts, signal?: AbortSignal) =>
-    restApi.call<ValidateResult>({ method: 'POST', path: '/api/studio/validate', json: { manifest, texts }, signal }),
-  plan: (manifest: Manifest, texts: StudioTexts) => restApi.call<PlanResult>({ method: 'POST', path: '/api/studio/plan', json: { manifest, texts } }),
-  /** version null: a new entity (If-None-Match: *). */
-  save: (manifest: Manifest, texts: StudioTexts, version: string | null) =>
+  validate: (draft: DraftBody, signal?: AbortSignal) =>
+    restApi.call<ValidateResult>({ method: 'POST', path: '/api/studio/validate', json: body(draft), signal }),
+  plan: (draft: DraftBody) => restApi.call<PlanResult>({ method: 'POST', path: '/api/studio/plan', json: body(draft) }),
+  /** Saved as its entity (a new one: as its own name); version null: a new entity (If-None-Match: *). */
+  save: (draft: DraftBody, version: string | null) =>
     restApi.call<SaveResult>({
       method: 'PUT',
-      path: `/api/studio/manifests/${encodeURIComponent(manifest.name)}`,
-      json: { manifest, texts },
+      path: `/api/studio/manifests/${encodeURIComponent(draft.entity ?? draft.manifest.name)}`,
+      json: body(draft),
       headers: version === null ? { 'if-none-match': '*' } : { 'if-match': `"${version}"` },
     }),
 };

@@ -23,7 +23,13 @@ interface Draft {
   version: string | null;
   /** The manifest as saved (renames are detected against it); null for a new entity. */
   saved: Manifest | null;
+  /** The file holding it (manifests/botTrace.json holds "bottrace"); null for a new entity (manifests/<name>.json). */
+  file: string | null;
 }
+
+/** The entity a draft was opened as, which the server saves it as (null: a new one). */
+const entityOf = (draft: Draft) => draft.saved?.name ?? null;
+const fileOf = (draft: Draft) => draft.file ?? `manifests/${draft.manifest.name}.json`;
 
 const VALIDATE_DELAY_MS = 400;
 
@@ -54,7 +60,7 @@ function Studio({ list }: { list: StudioList }) {
   const open = useCallback((name: string) => {
     const entry = list.manifests.find((m) => m.name === name);
     if (!entry?.manifest) return;
-    setDraft({ manifest: structuredClone(entry.manifest), texts: structuredClone(entry.texts), version: entry.version, saved: entry.manifest });
+    setDraft({ manifest: structuredClone(entry.manifest), texts: structuredClone(entry.texts), version: entry.version, saved: entry.manifest, file: entry.file });
     setSelectedField(null);
   }, [list]);
 
@@ -68,11 +74,11 @@ function Studio({ list }: { list: StudioList }) {
     const controller = new AbortController();
     setChecking(true);
     const timer = setTimeout(() => {
-      studioApi.validate(draft.manifest, draft.texts, controller.signal).then(
+      studioApi.validate({ manifest: draft.manifest, texts: draft.texts, entity: entityOf(draft) }, controller.signal).then(
         (result) => { if (id === request.current) { setChecked(result); setChecking(false); } },
         (error: unknown) => {
           if (id !== request.current || controller.signal.aborted) return;
-          setChecked({ ok: false, issues: [{ file: `manifests/${draft.manifest.name}.json`, path: '', message: isApiError(error) ? error.message : String(error) }], preview: null });
+          setChecked({ ok: false, issues: [{ file: fileOf(draft), path: '', message: isApiError(error) ? error.message : String(error) }], preview: null });
           setChecking(false);
         },
       );
@@ -134,7 +140,7 @@ function Studio({ list }: { list: StudioList }) {
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(t('studio.jsonNotObject'));
       setJsonError(null);
       // An old key name pasted in (api.provider) takes its current name here, as the server reads it.
-      const resolved = resolveManifestAliases(`manifests/${parsed.name}.json`, parsed);
+      const resolved = resolveManifestAliases(draft ? fileOf(draft) : `manifests/${parsed.name}.json`, parsed);
       const manifest = resolved.issues.length > 0 ? parsed : (resolved.json as Manifest);
       setDraft((current) => (current ? { ...current, manifest } : current));
     } catch (error) {
@@ -158,7 +164,7 @@ function Studio({ list }: { list: StudioList }) {
             <nav aria-label={t('studio.entities')}>
               <Text fw={600} size="sm" mb="xs">{t('studio.entities')}</Text>
               {list.manifests.map((entry) => (
-                <NavLink key={entry.name} label={entry.name} active={draft?.manifest.name === entry.name} onClick={() => open(entry.name)} description={entry.error} />
+                <NavLink key={entry.name} label={entry.name} active={draft !== null && (entityOf(draft) ?? draft.manifest.name) === entry.name} onClick={() => open(entry.name)} description={entry.error} />
               ))}
               <Button mt="sm" size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => setCreating(true)}>{t('studio.addEntity')}</Button>
             </nav>
@@ -225,7 +231,7 @@ function Studio({ list }: { list: StudioList }) {
                 </Tabs.Panel>
                 <Tabs.Panel value="json" pt="sm">
                   <Textarea
-                    label={t('studio.jsonLabel', { file: `manifests/${draft.manifest.name}.json` })}
+                    label={t('studio.jsonLabel', { file: fileOf(draft) })}
                     value={jsonText}
                     onChange={(event) => onJson(event.currentTarget.value)}
                     rows={24}
@@ -248,7 +254,7 @@ function Studio({ list }: { list: StudioList }) {
           onClose={() => setCreating(false)}
           onCreate={(manifest, texts) => {
             setCreating(false);
-            setDraft({ manifest, texts, version: null, saved: null });
+            setDraft({ manifest, texts, version: null, saved: null, file: null });
             setSelectedField(null);
           }}
         />
@@ -257,18 +263,20 @@ function Studio({ list }: { list: StudioList }) {
         <SaveDialog
           manifest={draft.manifest}
           texts={draft.texts}
+          entity={entityOf(draft)}
+          file={fileOf(draft)}
           version={draft.version}
           onClose={() => setSaving(false)}
           onSaved={async (result) => {
             // The dialog stays open on its "saved" message and the link to the entity's page.
-            setDraft((current) => (current ? { ...current, version: result.version, saved: current.manifest } : current));
+            setDraft((current) => (current ? { ...current, version: result.version, saved: current.manifest, file: result.file } : current));
             await queryClient.invalidateQueries({ queryKey: ['studio', 'manifests'] });
           }}
           onConflict={async () => {
             setSaving(false);
             const fresh = await queryClient.fetchQuery({ queryKey: ['studio', 'manifests'], queryFn: ({ signal }) => studioApi.list(signal) });
-            const entry = fresh.manifests.find((m) => m.name === draft.manifest.name);
-            if (entry?.manifest) setDraft({ manifest: structuredClone(entry.manifest), texts: entry.texts, version: entry.version, saved: entry.manifest });
+            const entry = fresh.manifests.find((m) => m.name === (entityOf(draft) ?? draft.manifest.name));
+            if (entry?.manifest) setDraft({ manifest: structuredClone(entry.manifest), texts: entry.texts, version: entry.version, saved: entry.manifest, file: entry.file });
           }}
         />
       )}

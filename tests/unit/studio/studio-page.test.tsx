@@ -19,12 +19,16 @@ vi.mock('../../../src/session/api-client.ts', () => ({ restApi: { call: mocks.ca
 const { default: StudioPage } = await import('../../../src/studio/studio-page.tsx');
 
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+/** As the server lists them: under their entity name, with the file holding each (botTrace.json holds "bottrace"). */
 function listing() {
-  const manifests = ['contact', 'tenant'].map((name) => ({ name, file: `manifests/${name}.json`, version: `v-${name}`, manifest: JSON.parse(read(`manifests/${name}.json`)), texts: {} }));
+  const manifests = ['contact.json', 'tenant.json', 'botTrace.json'].map((base) => {
+    const manifest = JSON.parse(read(`manifests/${base}`));
+    return { name: manifest.name as string, file: `manifests/${base}`, version: `v-${manifest.name}`, manifest, texts: {} };
+  });
   return { manifests, metaSchema: JSON.parse(read('manifests/manifest.schema.json')), live: 'dev' };
 }
 
-type Call = { method: string; path: string; json?: { manifest: any; texts: any }; headers?: Record<string, string> };
+type Call = { method: string; path: string; json?: { manifest: any; texts: any; entity?: string }; headers?: Record<string, string> };
 function api(overrides: Partial<Record<string, (call: Call) => unknown>> = {}) {
   mocks.call.mockImplementation(async (call: Call) => {
     if (!call) throw new Error(`restApi.call without arguments: ${new Error().stack}`);
@@ -33,20 +37,24 @@ function api(overrides: Partial<Record<string, (call: Call) => unknown>> = {}) {
     switch (key) {
       case 'GET /api/studio/manifests': return listing();
       case 'POST /api/studio/validate': {
-        const result = checkDraft(ROOT, { name: call.json!.manifest.name, manifest: call.json!.manifest, texts: call.json!.texts });
+        const result = checkDraft(ROOT, { name: call.json!.manifest.name, entity: call.json!.entity, manifest: call.json!.manifest, texts: call.json!.texts });
         return { ok: result.issues.length === 0, issues: result.issues, preview: result.preview };
       }
-      case 'POST /api/studio/plan': return { ok: true, issues: [], version: 'v-contact', isNew: false, preview: null, diff: [{ path: 'fields[email].hint', kind: 'added', after: 'x' }], localeKeys: [], plan: { steps: [], kept: [], refusals: [], text: '  add column   contacts.extra (text)' } };
-      case 'PUT /api/studio/manifests/:name': return { name: 'contact', version: 'v-2', written: ['manifests/contact.json'], live: 'dev', message: 'Saved.' };
+      case 'POST /api/studio/plan': return { ok: true, issues: [], file: 'manifests/contact.json', version: 'v-contact', isNew: false, preview: null, diff: [{ path: 'fields[email].hint', kind: 'added', after: 'x' }], localeKeys: [], plan: { steps: [], kept: [], refusals: [], text: '  add column   contacts.extra (text)' } };
+      case 'PUT /api/studio/manifests/:name': return { name: 'contact', file: 'manifests/contact.json', version: 'v-2', written: ['manifests/contact.json'], live: 'dev', message: 'Saved.' };
       default: throw new Error(`unexpected call ${key}`);
     }
   });
 }
 
+/** The preview's reference pickers (bot traces point at statuses, bots, conversations) read through these: no records. */
+const noRecords = { paginate: async () => ({ items: [], total: 0 }), get: async () => null };
+const entityClients = new Proxy({}, { get: () => noRecords });
+
 function renderPage() {
   return render(
     <MemoryRouter>
-      <RuntimeHarness services={{}}>
+      <RuntimeHarness services={{ entityClients }}>
         <StudioPage />
       </RuntimeHarness>
     </MemoryRouter>,
@@ -179,6 +187,43 @@ describe('schema studio page', { timeout: 60_000 }, () => {
     expect(await screen.findByTestId('studio-saved')).toBeInTheDocument();
     const put = mocks.call.mock.calls.map(([c]) => c as Call).find((c) => c.method === 'PUT')!;
     expect(put.json!.manifest.api).toEqual({ endpoints: 'generic', basePath: '/api/contacts' });
+  });
+
+  it('edits bot traces, whose file is manifests/botTrace.json: checked and saved as the entity "bottrace" in that file; a rename is refused at "name"', async () => {
+    const user = userEvent.setup();
+    api({
+      'POST /api/studio/plan': (call) => ({ ok: true, issues: [], file: 'manifests/botTrace.json', version: 'v-bottrace', isNew: false, preview: null, diff: [], localeKeys: [], plan: { steps: [], kept: [], refusals: [], text: '' }, sent: call }),
+      'PUT /api/studio/manifests/:name': () => ({ name: 'bottrace', file: 'manifests/botTrace.json', version: 'v-3', written: ['manifests/botTrace.json'], live: 'dev', message: 'Saved.' }),
+    });
+    renderPage();
+    await user.click(await screen.findByText('bottrace'));
+    await screen.findByTestId('studio-field-status');
+    // The generator's check, run on the real manifests with the draft in botTrace.json's place, finds nothing.
+    await waitFor(() => expect(saveButton()).toBeEnabled(), { timeout: 20_000 });
+    expect(screen.queryByTestId('studio-issues')).toBeNull();
+    const sent = mocks.call.mock.calls.map(([c]) => c as Call).filter((c) => c.path === '/api/studio/validate');
+    expect(sent.at(-1)!.json!.entity).toBe('bottrace');
+
+    // The JSON view names the file; a "name" changed there is a rename, refused where the name is.
+    await user.click(screen.getByRole('tab', { name: 'JSON' }));
+    const json = screen.getByRole('textbox', { name: /manifests\/botTrace\.json/ }) as HTMLTextAreaElement;
+    fireEvent.change(json, { target: { value: json.value.replace('"name": "bottrace"', '"name": "bottraces"') } });
+    expect(await screen.findByTestId('studio-issues', {}, { timeout: 20_000 })).toHaveTextContent('manifests/botTrace.json holds the entity "bottrace"');
+    expect(saveButton()).toBeDisabled();
+    fireEvent.change(json, { target: { value: json.value.replace('"name": "bottraces"', '"name": "bottrace"') } });
+    await waitFor(() => expect(screen.queryByTestId('studio-issues')).toBeNull(), { timeout: 20_000 });
+    await waitFor(() => expect(saveButton()).toBeEnabled(), { timeout: 20_000 });
+
+    await user.click(saveButton());
+    expect(await screen.findByRole('dialog', { name: 'Guardar manifests/botTrace.json' })).toBeInTheDocument();
+    await user.click(await screen.findByTestId('studio-confirm'));
+    expect(await screen.findByTestId('studio-saved')).toBeInTheDocument();
+    const calls = mocks.call.mock.calls.map(([c]) => c as Call);
+    expect(calls.find((c) => c.path === '/api/studio/plan')!.json!.entity).toBe('bottrace');
+    const put = calls.find((c) => c.method === 'PUT')!;
+    expect(put.path).toBe('/api/studio/manifests/bottrace');
+    expect(put.json!.entity).toBe('bottrace');
+    expect(put.headers).toEqual({ 'if-match': '"v-bottrace"' });
   });
 
   it('refuses to confirm a save whose plan refuses a change, showing the plan\'s reason', async () => {
