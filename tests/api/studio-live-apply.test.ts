@@ -154,6 +154,32 @@ describe('schema studio: a save applies live in the running server', { timeout: 
     }
     fs.writeFileSync(file, good);
   });
+
+  it('a manifest whose file is not named as its entity (botTraceStatus.json holds "bottracestatus") is saved in that file and applied live', async () => {
+    const load = keepCalling();
+    const filesBefore = fs.readdirSync(path.join(root, 'manifests')).sort();
+    const current = await call('GET', '/api/studio/manifests/bottracestatus');
+    expect(current.body.file).toBe('manifests/botTraceStatus.json');
+    const manifest = current.body.manifest;
+    manifest.fields.push({ name: 'color', type: 'string', label: 'field.bottracestatus.color', validation: { maxLength: 20 } });
+    const saved = await call('PUT', '/api/studio/manifests/bottracestatus', { manifest, entity: 'bottracestatus', texts: { 'field.bottracestatus.color': { es: 'Color', en: 'Colour' } } }, { 'if-match': `"${current.body.version}"` });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    expect(saved.body).toMatchObject({ live: 'applied', file: 'manifests/botTraceStatus.json' });
+    // The generator's in-memory run read the saved file, and no second manifest of the entity beside it.
+    expect(fs.readdirSync(path.join(root, 'manifests')).sort()).toEqual(filesBefore);
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'manifests/botTraceStatus.json'), 'utf8')).fields.at(-1).name).toBe('color');
+
+    const created = await call('POST', '/api/bot-trace-statuses', { name: 'Reviewed', color: 'green' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.color).toBe('green');
+    const refused = await call('POST', '/api/bot-trace-statuses', { name: 'Too long', color: 'x'.repeat(21) });
+    expect(refused.status).toBe(400);
+    const live = await call('GET', '/api/live-model');
+    expect(live.body.changed.bottracestatus.schema.properties.color).toMatchObject({ title: 'field.bottracestatus.color' });
+    expect(live.body.texts.en.field.bottracestatus.color).toBe('Colour');
+    const statuses = await load.stop();
+    expect(statuses.filter((status) => status !== 200 && status !== 201)).toEqual([]);
+  });
 });
 
 describe('schema studio: a save that cannot be applied keeps nothing', { timeout: 120_000 }, () => {
