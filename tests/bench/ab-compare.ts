@@ -29,7 +29,15 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const ADMIN_PASSWORD = 'bench-ab-admin-password';
 const WORDS = ['reset password', 'billing', 'invoice', 'refund', 'login', 'shipping', 'delivery', 'account', 'cancel', 'upgrade'];
 const REACTIONS = ['Helpful', 'Unhelpful', 'Perfect', 'Incorrect'];
-const CLOCK_TICKS = 100; // USER_HZ on Linux: /proc/<pid>/stat counts CPU in 1/100 s.
+const CLOCK_TICKS = 100;
+/** The figures, by the key BENCH_ONLY names them with. */
+export const FIGURES = {
+  byId: 'GET by id',
+  page: 'page 1, limit 10',
+  filter: 'page + status filter',
+  search: 'page + search',
+  export: 'export CSV (rows)',
+} as const; // USER_HZ on Linux: /proc/<pid>/stat counts CPU in 1/100 s.
 
 export interface AbOptions {
   /** Commits (anything `git rev-parse` takes); "." is this checkout's working tree as it is. */
@@ -48,6 +56,13 @@ export interface AbOptions {
    * an npm ci, minutes on a loaded machine); null: a temporary folder, removed at the end.
    */
   worktreeCache: string | null;
+  /** Only these figures (keys of FIGURES: byId, page, filter, search, export); empty or absent: all. */
+  only?: string[];
+  /**
+   * A folder for V8 CPU profiles: each side's server runs with --cpu-prof and writes
+   * `<folder>/<a|b>/*.cpuprofile` when it stops (open them in Chrome DevTools or speedscope).
+   */
+  cpuProfileDir?: string | null;
 }
 
 /** One measured figure of one server in one round. */
@@ -65,6 +80,9 @@ export interface AbFigure {
   /** B/A of the medians: > 1 is faster for requests/s, < 1 is cheaper for CPU. */
   rpsRatio: number;
   cpuRatio: number;
+  /** The smallest and largest per-round B/A of requests/s (round i's B over round i's A): the noise. */
+  rpsSpread: [number, number];
+  cpuSpread: [number, number];
   failures: number;
 }
 
@@ -80,6 +98,7 @@ export interface AbResult {
 }
 
 interface Side {
+  key: 'a' | 'b';
   label: string;
   root: string;
   dataDir: string;
@@ -276,14 +295,18 @@ function sqliteFloor(dbFile: string, statusId: string, columns: string[]): numbe
   }
 }
 
-async function start(side: Side, log: (line: string) => void): Promise<void> {
-  side.server = await spawnServer({ dataDir: side.dataDir, cwd: side.root, entry: [side.bundle], env: { LOG_LEVEL: 'warn', ADMIN_PASSWORD } });
+async function start(side: Side, log: (line: string) => void, profileDir: string | null = null): Promise<void> {
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.join(profileDir, side.key)}`] : [];
+  side.server = await spawnServer({ dataDir: side.dataDir, cwd: side.root, entry: [...profile, side.bundle], env: { LOG_LEVEL: 'warn', ADMIN_PASSWORD } });
   side.token = await login(side.server.baseUrl, ADMIN_PASSWORD);
   log(`[ab] ${side.label} listening on ${side.server.baseUrl}`);
 }
 
 export async function abCompare(options: AbOptions): Promise<AbResult> {
   const log = options.log ?? console.log;
+  for (const key of options.only ?? []) {
+    if (!(key in FIGURES)) throw new Error(`[ab] unknown figure "${key}" in BENCH_ONLY: use ${Object.keys(FIGURES).join(', ')}`);
+  }
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-bench-ab-'));
   const parent = options.worktreeCache ?? scratch;
   fs.mkdirSync(parent, { recursive: true });
@@ -294,7 +317,7 @@ export async function abCompare(options: AbOptions): Promise<AbResult> {
       const { root, label } = checkout(commit, parent, log);
       if (root !== ROOT && !worktrees.includes(root)) worktrees.push(root);
       const dataDir = path.join(scratch, `data-${key}`);
-      sides.push({ label: `${key.toUpperCase()} ${label}`, root, dataDir, server: null, token: '', bundle: path.join(root, 'dist-server', 'main.mjs') });
+      sides.push({ key, label: `${key.toUpperCase()} ${label}`, root, dataDir, server: null, token: '', bundle: path.join(root, 'dist-server', 'main.mjs') });
     }
     const rows = traceRows(options.rows);
     let ids: { statusIds: string[]; traceIds: string[] } | null = null;
@@ -303,24 +326,27 @@ export async function abCompare(options: AbOptions): Promise<AbResult> {
       await start(side, log);
       await side.server!.kill('SIGTERM');
       ids = seedTraces(path.join(side.dataDir, 'forja.db'), rows);
-      await start(side, log);
+      await start(side, log, options.cpuProfileDir ?? null);
     }
     const { statusIds, traceIds } = ids!;
     log(`[ab] seeded ${options.rows.toLocaleString('en')} bot traces on each side`);
     const q = (params: Record<string, string>) => `/api/bot-traces?${new URLSearchParams(params)}`;
     const page = { page: '1', limit: '10', orderBy: 'createdAt', order: 'desc' };
-    const loads: [string, string[]][] = [
-      ['GET by id', traceIds.map((id) => `/api/bot-traces/${id}`)],
-      ['page 1, limit 10', [q(page)]],
-      ['page + status filter', statusIds.map((s) => q({ ...page, filters: `status;eq;${s}` }))],
-      ['page + search', ['refund', 'billing', 'login'].map((word) => q({ ...page, search: word }))],
+    const wanted = (key: keyof typeof FIGURES) => !options.only?.length || options.only.includes(key);
+    const allLoads: [keyof typeof FIGURES, string[]][] = [
+      ['byId', traceIds.map((id) => `/api/bot-traces/${id}`)],
+      ['page', [q(page)]],
+      ['filter', statusIds.map((s) => q({ ...page, filters: `status;eq;${s}` }))],
+      ['search', ['refund', 'billing', 'login'].map((word) => q({ ...page, search: word }))],
     ];
+    const loads: [string, string[]][] = allLoads.filter(([key]) => wanted(key)).map(([key, paths]) => [FIGURES[key], paths]);
+    const exporting = wanted('export');
     const warm = { ...options, seconds: options.warmSeconds };
     if (warm.seconds > 0) for (const side of sides) for (const [, paths] of loads) await loadOnce(side, paths, warm);
 
     const loadBefore = os.loadavg().map((x) => x.toFixed(2)).join(' ');
     const samples = new Map<string, { a: Sample[]; b: Sample[] }>();
-    const names = [...loads.map(([name]) => name), 'export CSV (rows)'];
+    const names = [...loads.map(([name]) => name), ...(exporting ? [FIGURES.export] : [])];
     for (const name of names) samples.set(name, { a: [], b: [] });
     // ABBA: each side goes first in every other round.
     const orderOf = (round: number) => (round % 2 === 0 ? [0, 1] : [1, 0]);
@@ -333,8 +359,8 @@ export async function abCompare(options: AbOptions): Promise<AbResult> {
     // Exports after every read round, not between them: a commit whose export runs as a job writes
     // the job's rows, which moves the database's change token and so drops every cached list total
     // (a search total is a scan of every row): the next round's pages would pay for the export.
-    for (let round = 0; round < options.rounds; round++) {
-      for (const i of orderOf(round)) samples.get('export CSV (rows)')![i === 0 ? 'a' : 'b'].push(await exportOnce(sides[i]));
+    for (let round = 0; exporting && round < options.rounds; round++) {
+      for (const i of orderOf(round)) samples.get(FIGURES.export)![i === 0 ? 'a' : 'b'].push(await exportOnce(sides[i]));
     }
     log(`[ab] exports done (load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')})`);
     const loadAfter = os.loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -344,13 +370,17 @@ export async function abCompare(options: AbOptions): Promise<AbResult> {
       const am = { rps: median(a.map((s) => s.rps)), cpuUs: median(a.map((s) => s.cpuUs)) };
       const bm = { rps: median(b.map((s) => s.rps)), cpuUs: median(b.map((s) => s.cpuUs)) };
       const failures = [...a, ...b].reduce((sum, s) => sum + s.failures, 0);
-      return { name, a: am, b: bm, rpsRatio: bm.rps / am.rps, cpuRatio: bm.cpuUs / am.cpuUs, failures };
+      const spread = (of: (s: Sample) => number): [number, number] => {
+        const ratios = a.map((sample, round) => of(b[round]) / of(sample));
+        return [Math.min(...ratios), Math.max(...ratios)];
+      };
+      return { name, a: am, b: bm, rpsRatio: bm.rps / am.rps, cpuRatio: bm.cpuUs / am.cpuUs, rpsSpread: spread((s) => s.rps), cpuSpread: spread((s) => s.cpuUs), failures };
     });
     const floorDb = path.join(sides[1].dataDir, 'forja.db');
     const columns = (new Database(floorDb, { readonly: true }).prepare('PRAGMA table_info("bot_traces")').all() as { name: string }[]).map((c) => c.name);
     const floorUs = sqliteFloor(floorDb, statusIds[0], columns);
-    const filtered = figures.find((f) => f.name === 'page + status filter')!;
-    const floorRatio = { a: filtered.a.cpuUs / floorUs, b: filtered.b.cpuUs / floorUs };
+    const filtered = figures.find((f) => f.name === FIGURES.filter);
+    const floorRatio = filtered ? { a: filtered.a.cpuUs / floorUs, b: filtered.b.cpuUs / floorUs } : { a: NaN, b: NaN };
     const result: AbResult = {
       labels: { a: sides[0].label, b: sides[1].label },
       figures,
@@ -374,6 +404,8 @@ export async function abCompare(options: AbOptions): Promise<AbResult> {
   }
 }
 
+const range = ([low, high]: [number, number]) => `${low.toFixed(2)}-${high.toFixed(2)}`;
+
 export function formatTable(result: AbResult, options: Pick<AbOptions, 'rows' | 'rounds' | 'seconds' | 'connections'>): string {
   const n = (x: number) => Math.round(x).toLocaleString('en');
   const lines = [
@@ -382,10 +414,11 @@ export function formatTable(result: AbResult, options: Pick<AbOptions, 'rows' | 
     `${options.rows.toLocaleString('en')} bot traces on SQLite, ${options.rounds} rounds alternating A/B, ${options.seconds} s x ${options.connections} connections per figure; medians`,
     `load average (1/5/15 min) before ${result.load.before}, after ${result.load.after}`,
     '',
-    '| figure | A req/s | B req/s | B/A req/s | A CPU µs/req | B CPU µs/req | B/A CPU |',
+    '| figure | A req/s | B req/s | B/A req/s (per-round min-max) | A CPU µs/req | B CPU µs/req | B/A CPU (per-round min-max) |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...result.figures.map((f) =>
-      `| ${f.name}${f.failures ? ` (${f.failures} failed)` : ''} | ${n(f.a.rps)} | ${n(f.b.rps)} | ${f.rpsRatio.toFixed(2)} | ${f.a.cpuUs.toFixed(1)} | ${f.b.cpuUs.toFixed(1)} | ${f.cpuRatio.toFixed(2)} |`),
+      `| ${f.name}${f.failures ? ` (${f.failures} failed)` : ''} | ${n(f.a.rps)} | ${n(f.b.rps)} | ${f.rpsRatio.toFixed(2)} (${range(f.rpsSpread)}) | ` +
+        `${f.a.cpuUs.toFixed(1)} | ${f.b.cpuUs.toFixed(1)} | ${f.cpuRatio.toFixed(2)} (${range(f.cpuSpread)}) |`),
     '',
     'export: "req" is one exported row.',
     `raw SQLite floor (the filtered page query alone through better-sqlite3): ${result.floorUs.toFixed(1)} µs CPU per call; ` +

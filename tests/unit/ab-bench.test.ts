@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -22,18 +24,53 @@ describe('npm run bench:ab (tests/bench/ab-compare.ts)', () => {
     const before = new Set(await listWorktrees());
     const { stdout } = await run('npm', ['run', '--silent', 'bench:ab', '--', 'HEAD', '.'], {
       cwd: ROOT,
-      env: { ...process.env, BENCH_ROWS: '300', BENCH_ROUNDS: '1', BENCH_SECONDS: '0.3', BENCH_CONNECTIONS: '2', BENCH_WARM_SECONDS: '0', BENCH_AB_KEEP: '0' },
+      env: { ...process.env, ...TINY },
       maxBuffer: 16 * 1024 * 1024,
     });
-    expect(stdout).toContain('| figure | A req/s | B req/s | B/A req/s |');
-    for (const figure of ['GET by id', 'page 1, limit 10', 'page + status filter', 'page + search', 'export CSV (rows)']) {
-      const line = stdout.split('\n').find((l) => l.startsWith(`| ${figure} |`));
-      expect(line, `${figure} row in:\n${stdout}`).toBeDefined();
-      const cells = line!.split('|').slice(2, -1).map((c) => Number(c.trim().replaceAll(',', '')));
-      expect(cells.every((n) => Number.isFinite(n) && n > 0), line).toBe(true);
-    }
+    expect(stdout).toContain('| figure | A req/s | B req/s | B/A req/s (per-round min-max) |');
+    for (const figure of ['GET by id', 'page 1, limit 10', 'page + status filter', 'page + search', 'export CSV (rows)']) expectFigure(stdout, figure);
     expect(stdout).toMatch(/filtered page CPU over the floor: A \d+(\.\d)?x, B \d+(\.\d)?x/);
     // The temporary worktree is gone again (others, e.g. kept by an earlier run, are not its business).
     expect((await listWorktrees()).filter((line) => !before.has(line))).toEqual([]);
   }, 300_000);
+
+  // How a regression is found: only the figure in question, both servers profiled.
+  it('runs only the figures BENCH_ONLY names and writes each side\'s CPU profile under BENCH_CPU_PROF', async () => {
+    const profiles = fs.mkdtempSync(path.join(os.tmpdir(), 'forja-ab-prof-'));
+    try {
+      const { stdout } = await run('npm', ['run', '--silent', 'bench:ab', '--', 'HEAD', '.'], {
+        cwd: ROOT,
+        env: { ...process.env, ...TINY, BENCH_ONLY: 'byId,export', BENCH_CPU_PROF: profiles },
+        maxBuffer: 16 * 1024 * 1024,
+      });
+      expectFigure(stdout, 'GET by id');
+      expectFigure(stdout, 'export CSV (rows)');
+      expect(stdout).not.toContain('| page 1, limit 10 |');
+      for (const side of ['a', 'b']) {
+        const files = fs.readdirSync(path.join(profiles, side)).filter((name) => name.endsWith('.cpuprofile'));
+        expect(files.length, `profiles of side ${side}`).toBeGreaterThan(0);
+        const profile = JSON.parse(fs.readFileSync(path.join(profiles, side, files[0]), 'utf8')) as { nodes: unknown[] };
+        expect(profile.nodes.length).toBeGreaterThan(10);
+      }
+    } finally {
+      fs.rmSync(profiles, { recursive: true, force: true });
+    }
+  }, 300_000);
+
+  it('refuses a figure it does not know, naming the ones it has', async () => {
+    const failed = await run('npm', ['run', '--silent', 'bench:ab', '--', 'HEAD', '.'], { cwd: ROOT, env: { ...process.env, ...TINY, BENCH_ONLY: 'byid' } }).catch((error: { stderr: string }) => error);
+    expect((failed as { stderr: string }).stderr).toContain('unknown figure "byid" in BENCH_ONLY: use byId, page, filter, search, export');
+  }, 300_000);
 });
+
+const TINY = { BENCH_ROWS: '300', BENCH_ROUNDS: '1', BENCH_SECONDS: '0.3', BENCH_CONNECTIONS: '2', BENCH_WARM_SECONDS: '0', BENCH_AB_KEEP: '0' };
+
+/** The figure's row is there, every cell a positive number, each ratio followed by its per-round range. */
+function expectFigure(stdout: string, figure: string): void {
+  const line = stdout.split('\n').find((l) => l.startsWith(`| ${figure} |`));
+  expect(line, `${figure} row in:\n${stdout}`).toBeDefined();
+  const cells = line!.split('|').slice(2, -1).map((c) => c.trim());
+  expect(cells.every((cell) => Number(/^[\d,.]+/.exec(cell)?.[0].replaceAll(',', '')) > 0), line).toBe(true);
+  expect(cells[2]).toMatch(/^\d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\)$/);
+  expect(cells[5]).toMatch(/^\d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\)$/);
+}
