@@ -81,6 +81,10 @@ export function openPostgresDatabase(url: string, options: PostgresOptions = {})
     async all(query) {
       return ((await runner(query)).query(query.sql, params(query)) as Promise<pg.QueryResult>).then((result) => result.rows as Row[]);
     },
+    async read(query) {
+      const result = await (await runner(query)).query({ text: query.sql, values: params(query) as unknown[], rowMode: 'array' });
+      return { columns: result.fields.map((field) => field.name), rows: result.rows as unknown[][] };
+    },
     async first(query) {
       return ((await runner(query)).query(query.sql, params(query)) as Promise<pg.QueryResult>).then((result) => result.rows[0] as Row | undefined);
     },

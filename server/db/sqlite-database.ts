@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, SqliteDialect, type CompiledQuery } from 'kysely';
-import type { Database, Row } from './database.ts';
+import type { Database, Row, RowBatch } from './database.ts';
 import { createSqliteCheckpointer, type SqliteCheckpointer, type SqliteCheckpointLog, type SqliteCheckpointOptions, type SqliteCheckpointStats } from './sqlite-checkpointer.ts';
 import { sqliteDialect } from './sqlite-dialect.ts';
 import { TransactionTracker } from './transaction-tracker.ts';
@@ -19,6 +19,22 @@ export const BULK_WRITE_STATEMENTS = 1000;
 const BULK_SLICE_MS = 8;
 /** Longest synchronous read of one streamed batch (the consumer then formats and writes it). */
 const STREAM_SLICE_MS = 6;
+
+const allObjects = (statement: BetterSqlite3.Statement, values: unknown[]) => statement.all(values) as Row[];
+const firstObject = (statement: BetterSqlite3.Statement, values: unknown[]) => statement.get(values) as Row | undefined;
+/** Column names per prepared statement: one list each, which decodeBatch also knows its reader by. */
+const statementColumns = new WeakMap<BetterSqlite3.Statement, readonly string[]>();
+function allArrays(statement: BetterSqlite3.Statement, values: unknown[]): RowBatch {
+  let columns = statementColumns.get(statement);
+  if (!columns) statementColumns.set(statement, (columns = statement.columns().map((column) => column.name)));
+  // The statement is shared with all() and first(): raw only for this synchronous call.
+  statement.raw(true);
+  try {
+    return { columns, rows: statement.all(values) as unknown[][] };
+  } finally {
+    statement.raw(false);
+  }
+}
 
 /** SQLite's default: the committing connection checkpoints once the WAL reaches 1,000 pages. */
 const SQLITE_AUTOCHECKPOINT_PAGES = 1000;
@@ -224,27 +240,32 @@ export function openSqliteDatabase(file: string, options: SqliteDatabaseOptions 
     }
   }
 
+  /**
+   * Runs a query that returns rows, `take` reading them from its statement: in the open
+   * transaction if this call chain has one, and a write that returns rows (UPDATE ... RETURNING)
+   * waits for a bulk write as run() does.
+   */
+  async function reading<T>(query: CompiledQuery, take: (statement: BetterSqlite3.Statement, values: unknown[]) => T): Promise<T> {
+    if (begunTransaction()) return take(txPrepare(query.sql), params(query));
+    const statement = prepare(query.sql);
+    if (!statement.readonly) {
+      if (await writingTransaction()) return take(txPrepare(query.sql), params(query));
+      while (bulkWrite) await writeTurn();
+    }
+    return take(statement, params(query));
+  }
+
   const database: Database = {
     dialect: sqliteDialect,
     kysely,
-    async all(query) {
-      if (begunTransaction()) return txPrepare(query.sql).all(params(query)) as Row[];
-      const statement = prepare(query.sql);
-      // A write that returns rows (UPDATE ... RETURNING) waits for a bulk write like run() does.
-      if (!statement.readonly) {
-        if (await writingTransaction()) return txPrepare(query.sql).all(params(query)) as Row[];
-        while (bulkWrite) await writeTurn();
-      }
-      return statement.all(params(query)) as Row[];
+    all(query) {
+      return reading(query, allObjects);
     },
-    async first(query) {
-      if (begunTransaction()) return txPrepare(query.sql).get(params(query)) as Row | undefined;
-      const statement = prepare(query.sql);
-      if (!statement.readonly) {
-        if (await writingTransaction()) return txPrepare(query.sql).get(params(query)) as Row | undefined;
-        while (bulkWrite) await writeTurn();
-      }
-      return statement.get(params(query)) as Row | undefined;
+    read(query) {
+      return reading(query, allArrays);
+    },
+    first(query) {
+      return reading(query, firstObject);
     },
     async run(query) {
       if (await writingTransaction()) return txPrepare(query.sql).run(params(query)).changes;

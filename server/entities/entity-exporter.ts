@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EntityModel, FileFormat } from '../../contract/model/entity-model.ts';
-import type { Database, Row } from '../db/database.ts';
+import type { Database } from '../db/database.ts';
 import { exportQuotaError, type ExportFiles } from '../files/export-files.ts';
 import { badRequest } from '../http/http-error.ts';
 import type { RequestContext } from '../http/request-context.ts';
@@ -86,7 +86,7 @@ export class EntityExporter {
           await csv.prime(batch);
           await out.write(csv.lines(batch));
         } else {
-          const records = await this.service.toRecords(definition, batch.rows.map((row) => rowObject(batch.columns, row)));
+          const records = await this.service.toRecords(definition, batch);
           let chunk = '';
           for (const record of records) {
             const projected: Record<string, unknown> = { _id: record._id };
@@ -115,12 +115,6 @@ export class EntityExporter {
     this.log.info({ entity: definition.model.name, rowCount, time, format }, 'export written');
     return { ...this.files.signedUrl(name, context.userId), rowCount, time };
   }
-}
-
-function rowObject(columns: readonly string[], values: unknown[]): Row {
-  const row: Row = {};
-  for (let i = 0; i < columns.length; i++) row[columns[i]] = values[i];
-  return row;
 }
 
 /** Without `format`: JSON where the entity exports it, else its first format (users export CSV only). */

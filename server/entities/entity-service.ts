@@ -1,6 +1,6 @@
 import type { CompiledQuery } from 'kysely';
 import type { FieldModel } from '../../contract/model/entity-model.ts';
-import type { Database } from '../db/database.ts';
+import type { Database, Row, RowBatch } from '../db/database.ts';
 import { HttpError, notFound, validationError, type InputError } from '../http/http-error.ts';
 import { hasPermission, type RequestContext } from '../http/request-context.ts';
 import { compileCountList, compileSelectById, compileSelectList, scopeConditions, type RecordScope } from './entity-query.ts';
@@ -9,7 +9,7 @@ import { isBlank } from './entity-validator.ts';
 import { MAX_LIMIT, type ListQuery } from './list-query.ts';
 import { newRecordId } from './new-record-id.ts';
 import { populateRefs } from './populate-refs.ts';
-import { decodeRow, decodeRows, encodeValues } from './record-codec.ts';
+import { decodeBatch, decodeRow, decodeRows, encodeValues } from './record-codec.ts';
 import { sanitiseBody } from './sanitise-body.ts';
 import { SECRET_ENCODERS } from './secret-encoders.ts';
 import { EntityHookRegistry, type EntityHooks, type EntityRecord, type WriteEvent } from './entity-hooks.ts';
@@ -135,11 +135,11 @@ export class EntityService {
   async paginate(entity: string, context: RequestContext, query: ListQuery): Promise<{ items: EntityRecord[]; total: number }> {
     const definition = this.definition(entity);
     const scope = this.scopeFor(definition, context);
-    const [rows, total] = await Promise.all([
-      this.database.all(compileSelectList(this.database, definition, scope, query, definition.selectColumns)),
+    const [batch, total] = await Promise.all([
+      this.database.read(compileSelectList(this.database, definition, scope, query, definition.selectColumns)),
       this.count(compileCountList(this.database, definition, scope, query)),
     ]);
-    return { items: await this.toRecords(definition, rows, context), total };
+    return { items: await this.toRecords(definition, batch, context), total };
   }
 
   private async count(query: CompiledQuery): Promise<number> {
@@ -161,8 +161,8 @@ export class EntityService {
 
   async find(entity: string, context: RequestContext, query: ListQuery, options: ReadOptions = {}): Promise<EntityRecord[]> {
     const definition = this.definition(entity);
-    const rows = await this.database.all(compileSelectList(this.database, definition, this.scopeFor(definition, context), query, definition.selectColumns));
-    return this.toRecords(definition, rows, context, options);
+    const batch = await this.database.read(compileSelectList(this.database, definition, this.scopeFor(definition, context), query, definition.selectColumns));
+    return this.toRecords(definition, batch, context, options);
   }
 
   async findOne(entity: string, context: RequestContext, query: ListQuery): Promise<EntityRecord> {
@@ -173,9 +173,9 @@ export class EntityService {
 
   async findById(entity: string, context: RequestContext, id: string, options: ReadOptions = {}): Promise<EntityRecord> {
     const definition = this.definition(entity);
-    const row = await this.loadRow(definition, this.scopeFor(definition, context), id);
-    if (!row) throw notFound(`${entity} ${id} not found`);
-    const [record] = await this.toRecords(definition, [row], context, options);
+    const batch = await this.database.read(compileSelectById(this.database, definition, this.scopeFor(definition, context), id, definition.selectColumns));
+    if (batch.rows.length === 0) throw notFound(`${entity} ${id} not found`);
+    const [record] = await this.toRecords(definition, batch, context, options);
     return record;
   }
 
@@ -185,16 +185,17 @@ export class EntityService {
     if (ids.length === 0) return [];
     const definition = this.definition(entity);
     const scope = this.scopeFor(definition, context);
-    const rows = await this.database.all(
+    const batch = await this.database.read(
       this.database.kysely
         .selectFrom(definition.table)
         .select(definition.selectColumns)
         .where((eb) => eb.and([eb('_id', 'in', ids), ...scopeConditions(definition, scope, eb)]))
         .compile(),
     );
-    const byId = new Map(rows.map((row) => [String(row._id), row]));
+    const idColumn = batch.columns.indexOf('_id');
+    const byId = new Map(batch.rows.map((row) => [String(row[idColumn]), row]));
     const ordered = ids.map((id) => byId.get(id)).filter((row) => row !== undefined);
-    return this.toRecords(definition, ordered, context, options);
+    return this.toRecords(definition, { columns: batch.columns, rows: ordered }, context, options);
   }
 
   async create(entity: string, context: RequestContext, body: unknown, options: CreateOptions = {}): Promise<EntityRecord> {
@@ -376,8 +377,9 @@ export class EntityService {
    * Decoded, ref-populated records of raw rows; with a context, as that caller reads them
    * (afterRead hooks run). Without one (exports), the rows as stored.
    */
-  async toRecords(definition: EntityDefinition, rows: Record<string, unknown>[], context?: RequestContext, options: ReadOptions = {}): Promise<EntityRecord[]> {
-    const records = decodeRows(definition, this.database.dialect, rows);
+  async toRecords(definition: EntityDefinition, rows: readonly Row[] | RowBatch, context?: RequestContext, options: ReadOptions = {}): Promise<EntityRecord[]> {
+    const { dialect } = this.database;
+    const records = Array.isArray(rows) ? decodeRows(definition, dialect, rows) : decodeBatch(definition, dialect, rows as RowBatch);
     if (options.populate !== false) await populateRefs(this.database, this.definitions, definition, records);
     if (context) await this.hooks.afterRead(definition.model.name, context, records);
     return records;

@@ -2,7 +2,7 @@ import type { FieldModel } from '../../contract/model/entity-model.ts';
 import { compileShape } from '../db/compiled-shapes.ts';
 import type { Database } from '../db/database.ts';
 import { definitionKey } from './entity-query.ts';
-import { decodeRows } from './record-codec.ts';
+import { decodeBatch } from './record-codec.ts';
 import { definitionOf, type EntityDefinition, type EntityDefinitions } from './entity-definition.ts';
 
 /** SQLite allows 32766 parameters; keep IN lists well below it. */
@@ -90,12 +90,12 @@ export async function loadByIds(database: Database, definition: EntityDefinition
   const byId = new Map<string, Record<string, unknown>>();
   for (let start = 0; start < ids.length; start += IDS_PER_QUERY) {
     const chunk = ids.slice(start, start + IDS_PER_QUERY);
-    const rows = await database.all(
+    const batch = await database.read(
       compileShape(database, `${definitionKey(definition)}|ids:${chunk.length}|c${columns.join(',')}`, chunk, (v) =>
         database.kysely.selectFrom(definition.table).select(columns).where('_id', 'in', chunk.map((_, i) => v(i))),
       ),
     );
-    const records = decodeRows(definition, database.dialect, rows);
+    const records = decodeBatch(definition, database.dialect, batch);
     for (const record of records) byId.set(String(record._id), record);
   }
   return byId;

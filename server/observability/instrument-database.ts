@@ -1,7 +1,7 @@
 import type { Database } from '../db/database.ts';
 import { databaseQueryDuration } from './metrics.ts';
 
-const TIMED = ['all', 'first', 'run', 'runAll'] as const;
+const TIMED = ['all', 'read', 'first', 'run', 'runAll'] as const;
 
 /**
  * Times the Database's query methods into forja_db_query_duration_seconds, in place (the same
