@@ -164,7 +164,9 @@ export async function createForjaServer(options: CreateServerOptions): Promise<F
   const resolveContext = options.resolveContext ?? identity.resolveContext;
   app.decorateRequest('context', null as unknown as RequestContext);
   app.addHook('onRequest', async (request) => {
-    request.context = { ...(await resolveContext(request)), requestId: request.id };
+    const context = await resolveContext(request);
+    // Identity's resolver builds each context with the request's id already (no copy per request).
+    request.context = context.requestId === request.id ? context : { ...context, requestId: request.id };
   });
   const authorizer = options.authorizer ?? permissionAuthorizer;
   // Every operation checks its own caller through this authorizer (server/operations).

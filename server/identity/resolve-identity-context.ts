@@ -35,27 +35,27 @@ export function createIdentityResolver({ tokens, principals, apiKeyPepper }: Ide
   };
   return async (request) => {
     const { scheme, credential } = readCredential(request);
-    if (scheme === null) return ANONYMOUS_CONTEXT;
+    if (scheme === null) return anonymous(request.id);
     if (scheme === 'bearer') {
       let claims: { sub: string; ver: number };
       try {
         claims = await verify(credential);
       } catch (error) {
-        return failed(error instanceof TokenError && error.problem === 'expired' ? 'expired' : 'invalid');
+        return anonymous(request.id, error instanceof TokenError && error.problem === 'expired' ? 'expired' : 'invalid');
       }
       const principal = await principals.byUserId(claims.sub);
       // Issued before the user's last password change (and not the session that made it): revoked.
-      if (principal && claims.ver !== principal.tokenVersion && principal.keepTokenHash !== tokenHash(credential)) return failed('invalid');
-      return contextOf(principal);
+      if (principal && claims.ver !== principal.tokenVersion && principal.keepTokenHash !== tokenHash(credential)) return anonymous(request.id, 'invalid');
+      return signedIn(principal, request.id);
     }
     if (scheme === 'apikey') {
-      if (!looksLikeApiKey(credential)) return failed('invalid');
+      if (!looksLikeApiKey(credential)) return anonymous(request.id, 'invalid');
       const owner = await principals.byApiKeyHash(hashApiKeySecret(credential, apiKeyPepper));
-      if (!owner) return failed('invalid');
-      if (!isAddressAllowed(request.ip, owner.ipv4, owner.ipv6)) return failed('ipNotAllowed');
-      return contextOf(owner.principal);
+      if (!owner) return anonymous(request.id, 'invalid');
+      if (!isAddressAllowed(request.ip, owner.ipv4, owner.ipv6)) return anonymous(request.id, 'ipNotAllowed');
+      return signedIn(owner.principal, request.id);
     }
-    return failed('invalid');
+    return anonymous(request.id, 'invalid');
   };
 }
 
@@ -75,11 +75,17 @@ function readCredential(request: FastifyRequest): { scheme: 'bearer' | 'apikey' 
   return { scheme: null, credential: '' };
 }
 
-function contextOf(principal: Principal | null): RequestContext {
-  if (!principal || !principal.active) return failed('invalid');
-  return { userId: principal.userId, tenantId: principal.tenantId, permissions: principal.permissions, roleId: principal.roleId };
+/**
+ * Contexts carry the request's id (create-server.ts keeps them as they are). Every context of a
+ * request is built by these two with the same properties in the same order, so the code reading
+ * them (each operation's access check) sees one object shape, not four.
+ */
+function signedIn(principal: Principal | null, requestId: string): RequestContext {
+  // A user who is gone or deactivated: the credential no longer holds.
+  if (!principal || !principal.active) return anonymous(requestId, 'invalid');
+  return { userId: principal.userId, tenantId: principal.tenantId, permissions: principal.permissions, roleId: principal.roleId, authFailure: undefined, requestId };
 }
 
-function failed(authFailure: AuthFailure): RequestContext {
-  return { ...ANONYMOUS_CONTEXT, authFailure };
+function anonymous(requestId: string, authFailure?: AuthFailure): RequestContext {
+  return { userId: null, tenantId: null, permissions: ANONYMOUS_CONTEXT.permissions, roleId: undefined, authFailure, requestId };
 }
