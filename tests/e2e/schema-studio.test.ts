@@ -3,8 +3,9 @@
 // validated as typed, planned, saved into the manifest and its locale files, and shown on the
 // entity's CRUD page with no restart and no rebuild (the server applies it live, the console reads
 // the changed model from GET /api/live-model); an entity added the same way gets its menu entry
-// and CRUD page; a field renamed keeps its data; a lossy type change is refused with the plan's
-// reason and writes nothing; axe finds no critical or serious violation.
+// and CRUD page; bot traces, whose manifest file is not named as the entity (botTrace.json holds
+// "bottrace"), are edited in that file; a field renamed keeps its data; a lossy type change is
+// refused with the plan's reason and writes nothing; axe finds no critical or serious violation.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -143,6 +144,46 @@ describe('schema studio in the browser', { timeout: 180_000 }, () => {
     await page.getByRole('cell', { name: '¿Cómo entreno el bot?' }).waitFor();
     await page.getByRole('navigation').getByRole('link', { name: 'Preguntas frecuentes' }).first().waitFor();
     await app.screenshot(page, 'studio-live-entity-crud-page');
+  });
+
+  it('edits bot traces, whose manifest is manifests/botTrace.json ("bottrace"): saved into that file and shown live on their page', async () => {
+    const page = await app.newPage();
+    await app.signIn(page);
+    await page.goto(`${app.webUrl}/studio`);
+    await page.getByRole('heading', { name: 'Estudio de esquema' }).waitFor();
+    await page.getByText('bottrace', { exact: true }).click();
+    await page.getByTestId('studio-field-status').waitFor();
+    await expectEnabled(page);
+    await page.getByRole('button', { name: 'Añadir campo' }).click();
+    const editor = page.getByTestId('studio-field-editor');
+    await editor.waitFor();
+    const field = (await page.getByTestId(/^studio-field-field\d+$/).last().getAttribute('data-testid'))!.replace('studio-field-', '');
+    await editor.getByLabel(`field.bottrace.${field} (español)`).fill('Revisión');
+    await editor.getByLabel(`field.bottrace.${field} (inglés)`).fill('Review');
+    // Shown in the table too: bot traces list their columns (table.columns), edited in the JSON view, which names the real file.
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const json = page.getByRole('textbox', { name: /manifests\/botTrace\.json/ });
+    const manifest = JSON.parse(await json.inputValue());
+    manifest.table.columns.push(field);
+    await json.fill(JSON.stringify(manifest, null, 2));
+    await expectEnabled(page);
+    await page.getByTestId('studio-save').click();
+    await page.getByRole('dialog', { name: 'Guardar manifests/botTrace.json' }).waitFor();
+    await page.getByTestId('studio-plan').waitFor();
+    expect(await page.getByTestId('studio-plan').textContent()).toContain(`add column   bot_traces.${field}`);
+    await page.getByTestId('studio-confirm').click();
+    await page.getByTestId('studio-saved').waitFor();
+    expect(readJson('manifests/botTrace.json').table.columns).toContain(field);
+    expect(fs.readdirSync(path.join(project, 'manifests'))).not.toContain('bottrace.json');
+    expect(readJson('locales/es.json').field.bottrace[field]).toBe('Revisión');
+
+    await page.getByRole('link', { name: 'Abrir la página de la entidad' }).click();
+    await page.waitForURL('**/crud/bottrace');
+    // The studio's own preview has a table too: the header counts once the studio has gone.
+    await page.getByRole('heading', { name: 'Estudio de esquema' }).waitFor({ state: 'detached' });
+    await page.getByRole('columnheader', { name: 'Revisión' }).waitFor();
+    await page.getByRole('columnheader', { name: 'Mensaje del usuario' }).waitFor();
+    await app.screenshot(page, 'studio-live-bot-trace-column');
   });
 
   it('renames a field that holds data: the plan moves the column and the CRUD page shows the data kept', async () => {
