@@ -56,7 +56,7 @@ export function checkDraft(root: string, draft: StudioDraft): DraftResult {
   const others = onDisk.filter((m) => m.file !== file);
   const unreadable = others.filter((m) => m.json === undefined);
   if (unreadable.length > 0) {
-    const issues = unreadable.map((m) => ({ file: m.file, path: '', message: 'is not valid JSON', fix: 'fix it in an editor (npm run generate names the line)' }));
+    const issues = unreadable.map((m) => ({ file: m.file, path: '', message: `is not valid JSON: ${m.jsonError ?? 'unreadable'}`, fix: 'fix it in an editor (npm run generate names the line)' }));
     return { issues, models: null, preview: null, locales, file, currentText };
   }
   const manifests = others.map((m) => ({ file: m.file, json: m.json }));

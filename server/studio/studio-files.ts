@@ -69,6 +69,8 @@ export interface ManifestOnDisk {
   text: string | null;
   /** Its JSON; undefined when the text is not valid JSON. */
   json: unknown;
+  /** Why the text is not valid JSON (the parser's message). */
+  jsonError?: string;
   /** The entity it holds: its "name", or the file's own name when that cannot be read. */
   name: string;
 }
@@ -78,13 +80,14 @@ export function readManifests(root: string): ManifestOnDisk[] {
   return listManifestFiles(root).map((file) => {
     const text = readText(root, file);
     let json: unknown;
+    let jsonError: string | undefined;
     try {
       json = text === null ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
+    } catch (error) {
+      jsonError = (error as Error).message;
     }
     const declared = json && typeof json === 'object' ? (json as { name?: unknown }).name : undefined;
-    return { file, text, json, name: typeof declared === 'string' ? declared : path.basename(file, '.json') };
+    return { file, text, json, ...(jsonError ? { jsonError } : {}), name: typeof declared === 'string' ? declared : path.basename(file, '.json') };
   });
 }
 

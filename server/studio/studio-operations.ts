@@ -63,9 +63,12 @@ export function createStudioOperations(deps: FeatureDependencies): StudioOperati
   const list = define(NEEDS_SCHEMA_MANAGE, async () => {
     const trees = readLocales(root);
     // Each under its entity name (its "name"), with the file that holds it: botTrace.json holds "bottrace".
-    const manifests = readManifests(root).map(({ file, text, json, name }) => {
+    const manifests = readManifests(root).map(({ file, text, json, jsonError, name }) => {
       const manifest = json && typeof json === 'object' && !Array.isArray(json) ? currentKeys(file, json as Record<string, unknown>) : null;
-      if (!manifest) return { name, file, version: versionOf(text), manifest: null, texts: {}, error: `${file} is not a JSON object; fix it in an editor (npm run generate names the line)` };
+      if (!manifest) {
+        const error = jsonError ? `${file} is not valid JSON: ${jsonError}` : `${file} is not a JSON object`;
+        return { name, file, version: versionOf(text), manifest: null, texts: {}, error: `${error}; fix it in an editor (npm run generate names the line)` };
+      }
       return { name, file, version: versionOf(text), manifest, texts: textsOfManifest(manifest, trees) };
     });
     const metaSchema = JSON.parse(fs.readFileSync(path.join(root, 'manifests', 'manifest.schema.json'), 'utf8')) as unknown;

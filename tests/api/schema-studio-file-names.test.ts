@@ -197,6 +197,31 @@ describe('schema studio: manifests whose file name is not their entity name', { 
     expect((await save('traceNote', { manifest, texts }, { 'if-none-match': '*' })).status).toBe(409);
   });
 
+  it('a manifest file that is not valid JSON: listed under its file name with the parser\'s message, named by every check, never a 500', async () => {
+    const broken = path.join(root, 'manifests/brokenOne.json');
+    fs.writeFileSync(broken, '{ "name": "brokenOne", ');
+    try {
+      const listed = (await server.get('/api/studio/manifests')).body.manifests.find((m: { file: string }) => m.file === 'manifests/brokenOne.json');
+      expect(listed).toMatchObject({ name: 'brokenOne', manifest: null, error: expect.stringMatching(/^manifests\/brokenOne\.json is not valid JSON: .+; fix it in an editor/) });
+      const read = await server.get('/api/studio/manifests/brokenOne');
+      expect(read.status, read.text).toBe(409);
+      expect(read.body.message).toContain('manifests/brokenOne.json is not valid JSON');
+      const { body: opened } = await server.get('/api/studio/manifests/bottrace');
+      for (const route of ['/api/studio/validate', '/api/studio/plan']) {
+        const checked = await server.post(route, { manifest: opened.manifest, entity: 'bottrace' });
+        expect(checked.status, checked.text).toBe(200);
+        expect(checked.body.issues).toEqual([expect.objectContaining({ file: 'manifests/brokenOne.json', path: '', message: expect.stringMatching(/^is not valid JSON: /) })]);
+      }
+      // A new entity whose file would be that one (any letter case) is refused, not written over it.
+      const created = await save('brokenone', { manifest: { name: 'brokenone' } }, { 'if-none-match': '*' });
+      expect(created.status, created.text).toBe(409);
+      expect(created.body.message).toContain('manifests/brokenOne.json is not valid JSON');
+      expect(fs.readFileSync(broken, 'utf8')).toBe('{ "name": "brokenOne", ');
+    } finally {
+      fs.rmSync(broken);
+    }
+  });
+
   it('two files holding the same entity: the studio names both and writes neither', async () => {
     const copy = path.join(root, 'manifests/botTraceCopy.json');
     fs.copyFileSync(path.join(root, 'manifests/botTrace.json'), copy);
