@@ -283,13 +283,17 @@ export class JobQueue {
     let lastWrite = 0;
     let pending: JobProgress | null = null;
     let writing = false;
+    // Awaited before the job ends: a throttled write still in flight would otherwise land after
+    // finish() (on another connection of a PostgreSQL pool), find the job no longer running, and be
+    // lost, leaving the finished job at 0/0.
+    let inFlight: Promise<void> = Promise.resolve();
     const write = () => {
       if (!pending || writing) return;
       const progress = pending;
       pending = null;
       writing = true;
       lastWrite = Date.now();
-      void this.store
+      inFlight = this.store
         .progress(job.id, this.worker, progress)
         .catch((error) => this.log.warn({ err: error, job: job.id }, 'job progress not stored'))
         .finally(() => {
@@ -315,11 +319,13 @@ export class JobQueue {
       try {
         const result = await kind.run(run);
         if (entry.reason) throw new JobStopped(entry.reason);
+        await inFlight;
         // The last figures reported, which the throttle may have held back.
         if (pending) await this.store.progress(job.id, this.worker, pending);
         await this.store.finish(job.id, this.worker, 'done', { result: result ?? null }, Date.now());
       } catch (error) {
         outcome = entry.reason ?? 'failed';
+        await inFlight;
         await this.#failed(job, kind, entry, error);
       } finally {
         jobDuration.observe({ kind: job.kind, outcome }, (performance.now() - started) / 1000);

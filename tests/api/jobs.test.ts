@@ -4,7 +4,7 @@ import { create, expectErrorShape, minimalKnowledge, userWith, type TestUser } f
 import { startHeldPageSite, type HeldPageSite } from './helpers/held-page-site.ts';
 import { until } from './helpers/until.ts';
 import { JobQueue } from '../../server/jobs/job-queue.ts';
-import { createJobStore } from '../../server/jobs/job-store.ts';
+import { createJobStore, type JobStore } from '../../server/jobs/job-store.ts';
 import { DEFAULT_JOB_SETTINGS } from '../../server/jobs/job-settings.ts';
 
 /**
@@ -206,5 +206,49 @@ describe('heartbeat', () => {
     b.start();
     expect(await until(() => b.get(job.id), (j) => j?.state === 'done', 'B finishing')).toMatchObject({ result: 'finished on b' });
     await b.stop();
+  });
+});
+
+describe('progress', () => {
+  // A full run on PostgreSQL once showed a finished import at 0/0: its only progress write was
+  // still on the way (another pool connection) when the job finished, and then found it no
+  // longer running. Here that write is held until the queue has had every chance to finish.
+  it('the last progress reported is kept when the job ends while its write is still on the way', async () => {
+    const store = createJobStore(server.forja.database);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let progressWrites = 0;
+    let finishes = 0;
+    const slowProgress = new Proxy(store, {
+      get(target, key) {
+        if (key === 'progress') return async (...args: Parameters<JobStore['progress']>) => {
+          progressWrites++;
+          await held;
+          return target.progress(...args);
+        };
+        if (key === 'finish') return (...args: Parameters<JobStore['finish']>) => {
+          finishes++;
+          return target.finish(...args);
+        };
+        const value = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const silent = { info() {}, warn() {}, error() {}, child() { return silent; } } as never;
+    const queue = new JobQueue(slowProgress, { ...DEFAULT_JOB_SETTINGS, pollMs: 30 }, silent);
+    queue.handle('test-progress', { run: async ({ progress }) => { progress(2, 2, 'validating'); return 'counted'; } });
+    queue.start();
+    try {
+      const job = (await queue.enqueue({ kind: 'test-progress', payload: null, context: { userId: 'progress-user', tenantId: null, permissions: [] } }))!;
+      await until(() => progressWrites, (n) => n === 1, 'the progress write to start');
+      const finishedBeforeTheWrite = finishes;
+      release();
+      const done = await until(() => queue.get(job.id), (j) => j?.state === 'done', 'the job to finish');
+      expect(finishedBeforeTheWrite).toBe(0);
+      expect(done).toMatchObject({ result: 'counted', progress: { done: 2, total: 2, phase: 'validating' } });
+    } finally {
+      release();
+      await queue.stop();
+    }
   });
 });
