@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 import { spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
+import { redisTestUrl } from './helpers/redis-test-url.ts';
 import { chunk, completion, json, sse, startFakeOpenAiServer, type FakeOpenAiServer } from '../unit/llm/fake-openai-server.ts';
 
 /**
@@ -14,7 +15,7 @@ import { chunk, completion, json, sse, startFakeOpenAiServer, type FakeOpenAiSer
  * a pause and records how many requests it had at once: without a shared lock two instances
  * answer one conversation together, and one exchange overwrites the other.
  */
-const redisUrl = process.env.REDIS_URL_TEST?.trim() ?? '';
+const redisUrl = redisTestUrl('chat-multi-instance') ?? '';
 const CONVERSATION_LIMIT = 6;
 const ADMIN_PASSWORD = 'Chat-multi-admin-1234';
 

@@ -6,13 +6,14 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestPostgresDatabase, dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 import { spawnServer, type ChildServer } from '../fuzz/helpers/child-server.ts';
+import { redisTestUrl } from './helpers/redis-test-url.ts';
 
 /**
  * Two real server processes (`server/main.ts`) on one PostgreSQL database and one Redis, as in
  * README.md "Scaling out": requests are spread over both and must behave like one server. Runs in the
  * api-postgres project (needs DATABASE_URL_TEST and REDIS_URL_TEST, which .ci/run provides).
  */
-const redisUrl = process.env.REDIS_URL_TEST?.trim();
+const redisUrl = redisTestUrl('multi-instance');
 const enabled = TEST_BACKEND === 'postgres' && Boolean(redisUrl);
 const LOGIN_LIMIT = 8;
 const ADMIN_PASSWORD = 'Multi-admin-1234';

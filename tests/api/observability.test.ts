@@ -7,6 +7,7 @@ import { create, minimalBot } from './helpers/fixtures.ts';
 import { dropTestPostgresDatabase, TEST_BACKEND } from './helpers/test-database.ts';
 import { startTestServer, type TestServer } from './helpers/test-server.ts';
 import { startPostgresInstances } from './helpers/postgres-instances.ts';
+import { redisTestUrl } from './helpers/redis-test-url.ts';
 
 /**
  * Issue 29 items 1-3: request ids, one log line per request, the readiness probe, 404 JSON for
@@ -156,7 +157,7 @@ describe('readiness', () => {
   });
 
   // The issue's "done when": two instances over PostgreSQL with Redis, the database dropped.
-  const redisUrl = process.env.REDIS_URL_TEST?.trim();
+  const redisUrl = redisTestUrl('observability');
   it.skipIf(TEST_BACKEND !== 'postgres' || !redisUrl)('two instances with Redis: ready with Redis checked, then 503 on both once the database is dropped, liveness 200', async () => {
     const cluster = await startPostgresInstances({ databasePrefix: 'forja_ready', count: 2, env: { REDIS_URL: redisUrl! } });
     try {
