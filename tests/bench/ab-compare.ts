@@ -91,7 +91,7 @@ export interface AbResult {
   figures: AbFigure[];
   /** The filtered page query + nothing else, straight through better-sqlite3: CPU µs per call. */
   floorUs: number;
-  /** Server CPU per filtered page over the floor, for A and B. */
+  /** Server CPU per filtered page over the floor of the same round, median over the rounds, for A and B. */
   floorRatio: { a: number; b: number };
   load: { before: string; after: string };
   table: string;
@@ -350,9 +350,15 @@ export async function abCompare(options: AbOptions): Promise<AbResult> {
     for (const name of names) samples.set(name, { a: [], b: [] });
     // ABBA: each side goes first in every other round.
     const orderOf = (round: number) => (round % 2 === 0 ? [0, 1] : [1, 0]);
+    // The floor is measured in every round, right after the filtered pages, so it and the pages
+    // it divides run under the same load (measured once at the end it moved by 2x between runs).
+    const floorDb = path.join(sides[1].dataDir, 'forja.db');
+    const floorColumns = (new Database(floorDb, { readonly: true }).prepare('PRAGMA table_info("bot_traces")').all() as { name: string }[]).map((c) => c.name);
+    const floorSamples: number[] = [];
     for (let round = 0; round < options.rounds; round++) {
       for (const [name, paths] of loads) {
         for (const i of orderOf(round)) samples.get(name)![i === 0 ? 'a' : 'b'].push(await loadOnce(sides[i], paths, options));
+        if (name === FIGURES.filter) floorSamples.push(sqliteFloor(floorDb, statusIds[0], floorColumns));
       }
       log(`[ab] round ${round + 1}/${options.rounds} done (load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')})`);
     }
@@ -376,11 +382,11 @@ export async function abCompare(options: AbOptions): Promise<AbResult> {
       };
       return { name, a: am, b: bm, rpsRatio: bm.rps / am.rps, cpuRatio: bm.cpuUs / am.cpuUs, rpsSpread: spread((s) => s.rps), cpuSpread: spread((s) => s.cpuUs), failures };
     });
-    const floorDb = path.join(sides[1].dataDir, 'forja.db');
-    const columns = (new Database(floorDb, { readonly: true }).prepare('PRAGMA table_info("bot_traces")').all() as { name: string }[]).map((c) => c.name);
-    const floorUs = sqliteFloor(floorDb, statusIds[0], columns);
-    const filtered = figures.find((f) => f.name === FIGURES.filter);
-    const floorRatio = filtered ? { a: filtered.a.cpuUs / floorUs, b: filtered.b.cpuUs / floorUs } : { a: NaN, b: NaN };
+    const filtered = samples.get(FIGURES.filter);
+    // Each round's filtered page over that round's floor, then the median of those ratios.
+    const overFloor = (side: Sample[]) => median(side.map((sample, round) => sample.cpuUs / floorSamples[round]));
+    const floorUs = floorSamples.length > 0 ? median(floorSamples) : NaN;
+    const floorRatio = filtered ? { a: overFloor(filtered.a), b: overFloor(filtered.b) } : { a: NaN, b: NaN };
     const result: AbResult = {
       labels: { a: sides[0].label, b: sides[1].label },
       figures,
@@ -421,8 +427,10 @@ export function formatTable(result: AbResult, options: Pick<AbOptions, 'rows' | 
         `${f.a.cpuUs.toFixed(1)} | ${f.b.cpuUs.toFixed(1)} | ${f.cpuRatio.toFixed(2)} (${range(f.cpuSpread)}) |`),
     '',
     'export: "req" is one exported row.',
-    `raw SQLite floor (the filtered page query alone through better-sqlite3): ${result.floorUs.toFixed(1)} µs CPU per call; ` +
-      `filtered page CPU over the floor: A ${result.floorRatio.a.toFixed(1)}x, B ${result.floorRatio.b.toFixed(1)}x`,
+    Number.isNaN(result.floorUs)
+      ? 'raw SQLite floor: not measured (the run has no filtered page figure)'
+      : `raw SQLite floor (the filtered page query alone through better-sqlite3, measured in each round): median ${result.floorUs.toFixed(1)} µs CPU per call; ` +
+        `filtered page CPU over the floor (median of the rounds): A ${result.floorRatio.a.toFixed(1)}x, B ${result.floorRatio.b.toFixed(1)}x`,
   ];
   return lines.join('\n');
 }
