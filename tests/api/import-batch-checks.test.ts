@@ -48,7 +48,7 @@ function rows(): Record<string, unknown>[] {
 async function importReport(content: string, batched: boolean) {
   const load = batched ? null : vi.spyOn(ImportBatchChecks.prototype, 'load').mockResolvedValue(undefined);
   const database = server.forja.database;
-  const reads = [vi.spyOn(database, 'all'), vi.spyOn(database, 'first')];
+  const reads = [vi.spyOn(database, 'all'), vi.spyOn(database, 'read'), vi.spyOn(database, 'first')];
   try {
     const res = await server.upload('/api/roles/import?dryRun=true', { name: 'roles.json', content, type: 'application/json' });
     expect(res.status, res.text.slice(0, 500)).toBe(200);

@@ -103,16 +103,17 @@ describe('indexState on knowledge reads', () => {
     // The queries of one list request on the tables indexState reads (others, such as the caller's
     // session or the job worker polling its queue, depend on caches and timers).
     const queriesFor = async (limit: number) => {
-      const all = vi.spyOn(database, 'all');
+      // Every method that runs a query returning rows (Database.read: rows as arrays).
+      const spies = [vi.spyOn(database, 'all'), vi.spyOn(database, 'read'), vi.spyOn(database, 'first')];
       try {
         const page = await server.get(`/api/knowledge?search=P%C3%A1gina&limit=${limit}`);
         expect(page.status).toBe(200);
         expect(page.body.items).toHaveLength(limit);
         expect(page.body.items.every((item: { indexState?: string }) => item.indexState === 'notTrained')).toBe(true);
-        const sql = all.mock.calls.map(([query]) => query.sql);
+        const sql = spies.flatMap((spy) => spy.mock.calls.map(([query]) => query.sql));
         return { sources: sql.filter((text) => text.includes('knowledge_sources')).length, jobs: sql.filter((text) => /forja_jobs.*"singleton_key" in \(/s.test(text)).length };
       } finally {
-        all.mockRestore();
+        for (const spy of spies) spy.mockRestore();
       }
     };
     const small = await queriesFor(3);
