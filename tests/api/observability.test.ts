@@ -240,7 +240,10 @@ describe('metrics', () => {
       expect(value(after, 'forja_job_duration_seconds_count{kind="export",outcome="done"}')).toBeGreaterThan(value(before, 'forja_job_duration_seconds_count{kind="export",outcome="done"}'));
       expect(after).toMatch(/forja_chat_answers_total\{provider="[a-z-]+",status="[a-z_]+"\} [1-9]/);
       expect(after).toMatch(/forja_llm_tokens_total\{provider="offline",direction="input"\} [1-9]/);
-      expect(value(after, `forja_db_query_duration_seconds_count{operation="first",engine="${TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite'}"}`)).toBeGreaterThan(0);
+      // Every method that runs a query is timed, the rows-as-arrays read of records included.
+      for (const operation of ['first', 'read', 'run']) {
+        expect(value(after, `forja_db_query_duration_seconds_count{operation="${operation}",engine="${TEST_BACKEND === 'postgres' ? 'postgres' : 'sqlite'}"}`), operation).toBeGreaterThan(0);
+      }
       if (TEST_BACKEND === 'postgres') expect(value(after, 'forja_db_pool_connections{state="total"}')).toBeGreaterThan(0);
       for (const series of ['forja_jobs_queue_depth{state="queued"}', 'forja_jobs_running', 'nodejs_eventloop_lag_seconds', 'forja_llm_request_duration_seconds_count{provider="offline"}']) {
         expect(after, series).toContain(series);
