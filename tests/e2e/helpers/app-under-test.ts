@@ -16,7 +16,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { freePort } from '../../helpers/free-port.ts';
-import { buildConsole, buildServerBundle } from './build-once.ts';
+import { buildConsole, buildServerBundle, consoleVariant } from './build-once.ts';
 import { until } from '../../helpers/until.ts';
 import { watchBrowserErrors, type WatchedPage } from './browser-errors.ts';
 export { freePort };
@@ -68,7 +68,7 @@ export interface StartOptions {
 }
 
 /** What the e2e globalSetup built for the run; nothing outside vitest (the benches build their own). */
-function provided(key: 'e2eDistDir' | 'e2eServerBundle'): string | undefined {
+function provided<K extends 'e2eDistDir' | 'e2eServerBundle' | 'e2eConsoleVariants'>(key: K): ReturnType<typeof inject<K>> | undefined {
   try {
     return inject(key);
   } catch {
@@ -103,8 +103,8 @@ export async function startApp(options: StartOptions = {}): Promise<AppUnderTest
   if (process.env.E2E_CONSOLE !== 'dev') {
     // As in production (npm start): `node dist-server/main.mjs` serving the built console, with
     // its headers, caching and pre-compressed assets.
-    const sharedDist = provided('e2eDistDir');
-    const distDir = sharedDist && !options.consoleEnv ? sharedDist : buildConsole(options.consoleEnv);
+    const sharedDist = options.consoleEnv ? provided('e2eConsoleVariants')?.[consoleVariant(options.consoleEnv)] : provided('e2eDistDir');
+    const distDir = sharedDist ?? buildConsole(options.consoleEnv);
     if (distDir !== sharedDist) ownDirs.push(distDir);
     const bundle = provided('e2eServerBundle') ?? (await buildServerBundle());
     api = start([bundle], { ...apiEnv, DIST_DIR: distDir });
