@@ -49,8 +49,22 @@ export async function buildServer(root: string): Promise<void> {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
+    write: false,
   });
-  fs.writeFileSync(path.join(root, META), JSON.stringify(result.metafile));
+  // Each file is written beside its place and renamed over it: a server starting from the bundle
+  // while it is rebuilt (the test suite runs files side by side; a deployment rebuilding under a
+  // running supervisor) reads the old file or the new one, never a half-written one. main.mjs
+  // goes last but for meta.json, which says the build is complete (whyBuildServer).
+  const outputs = [...result.outputFiles].sort((a, b) => Number(a.path.endsWith('main.mjs')) - Number(b.path.endsWith('main.mjs')));
+  fs.mkdirSync(path.join(root, 'dist-server'), { recursive: true });
+  for (const output of outputs) writeAtomically(output.path, output.contents);
+  writeAtomically(path.join(root, META), JSON.stringify(result.metafile));
+}
+
+function writeAtomically(file: string, contents: string | Uint8Array): void {
+  const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(temporary, contents);
+  fs.renameSync(temporary, file);
 }
 
 /** Builds the bundle when it is missing or stale, saying why; returns its path. */
